@@ -1,0 +1,200 @@
+/**
+ * Flint's main-process core: open projects, the current file, settings — behind the contract.
+ *
+ * Both shells construct one of these and bind its `handlers` and `onDidEmit`; neither
+ * holds logic of its own. Nothing here imports electron: what only a shell can do
+ * (a native folder dialog) comes in as an option.
+ */
+import { opendir, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join } from 'node:path';
+import type { AppInfo, EventChannel, EventEnvelope, EventPayloads } from '../../shared/contract';
+import type { CloseReason, ProjectInfo } from '../../shared/project-types';
+import { FlintFailure } from '../../shared/result';
+import type { RequestHandlers } from '../contract-host';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
+import type { Logger } from '../logger';
+import { CurrentFileTracker } from '../project/current-file';
+import { readProjectFile } from '../project/file-reader';
+import { toFlintFailure } from '../project/fs-errors';
+import { resolveExistingInProject } from '../project/path-guard';
+import { ProjectSession } from '../project/project-session';
+import type { ScanFileSystem } from '../project/tree-scanner';
+import type { SettingsStore } from '../settings/settings-store';
+
+export interface FlintCoreOptions {
+  shell: AppInfo['shell'];
+  version: string;
+  settings: SettingsStore;
+  logger: Logger;
+  /** Shows a native folder picker; absent in shells without one. Resolves null if cancelled. */
+  chooseFolder?: () => Promise<string | null>;
+  /** Test seam for the project scan. */
+  fileSystem?: ScanFileSystem;
+}
+
+export class FlintCore implements Disposable {
+  private project: ProjectInfo | null = null;
+  private session: ProjectSession | null = null;
+  private sessionStore: DisposableStore | null = null;
+  private nextProjectId = 1;
+  private readonly store = new DisposableStore();
+  private readonly _onDidEmit = this.store.add(new Emitter<EventEnvelope>());
+
+  /** Every event for the UI, in order. Shells forward these to their renderers. */
+  readonly onDidEmit: Event<EventEnvelope> = this._onDidEmit.event;
+  readonly currentFile = this.store.add(new CurrentFileTracker());
+  readonly handlers: RequestHandlers;
+
+  constructor(private readonly options: FlintCoreOptions) {
+    this.store.add(this.currentFile.onDidChange((current) => this.emit('currentFile:changed', current)));
+    this.handlers = {
+      getAppInfo: async () => ({
+        shell: options.shell,
+        canChooseFolder: options.chooseFolder !== undefined,
+        version: options.version,
+      }),
+      getAppState: async () => ({
+        project: this.project,
+        tree: this.session?.entries ?? null,
+        currentFile: this.currentFile.value,
+        recent: [...options.settings.value.recentProjects],
+        settings: { showIgnored: options.settings.value.showIgnored },
+      }),
+      openProject: ({ path }) => this.openProject(path),
+      chooseProjectFolder: async () => {
+        if (!options.chooseFolder) {
+          throw new FlintFailure('unsupported', 'This shell has no folder dialog; type the folder path instead.');
+        }
+        const chosen = await options.chooseFolder();
+        return chosen === null ? null : this.openProject(chosen);
+      },
+      closeProject: async () => {
+        await this.closeProject('closed', 'Project closed.');
+        return null;
+      },
+      listDirectory: ({ path }) => this.requireSession().listDirectory(path),
+      readFile: ({ path }) => readProjectFile(this.requireSession().root, path),
+      selectFile: async ({ path }) => {
+        const { relativePath } = await resolveExistingInProject(this.requireSession().root, path);
+        return this.currentFile.select(relativePath);
+      },
+      removeRecent: async ({ path }) => {
+        const settings = await options.settings.removeRecent(path);
+        this.emit('recent:changed', { recent: [...settings.recentProjects] });
+        return [...settings.recentProjects];
+      },
+      updateSettings: async (patch) => {
+        const settings = await options.settings.update(patch);
+        return { showIgnored: settings.showIgnored };
+      },
+    };
+  }
+
+  /** The Recent list, most recent first. */
+  get recentProjects(): string[] {
+    return [...this.options.settings.value.recentProjects];
+  }
+
+  /** The open project, if any. */
+  get openedProject(): ProjectInfo | null {
+    return this.project;
+  }
+
+  /**
+   * Opens `path` (absolute, or starting with `~`), replacing the open project.
+   *
+   * Resolves once the folder is known to be readable; the tree follows as events.
+   */
+  async openProject(path: string): Promise<ProjectInfo> {
+    const root = await checkFolder(expandHome(path.trim()));
+    await this.closeProject('closed', 'Another project was opened.');
+    const project: ProjectInfo = { id: this.nextProjectId++, root, name: basename(root) || root };
+    const session = new ProjectSession({ root, logger: this.options.logger, fileSystem: this.options.fileSystem });
+    const sessionStore = new DisposableStore();
+    sessionStore.add(session);
+    sessionStore.add(session.onDidIndexProgress((entriesFound) => this.emit('project:indexing', { projectId: project.id, entriesFound })));
+    sessionStore.add(session.onDidLoadTree((entries) => this.emit('project:tree', { projectId: project.id, entries })));
+    sessionStore.add(session.onDidChangeTree((changes) => this.emit('project:changed', { projectId: project.id, changes })));
+    sessionStore.add(session.onDidSaveFile((saved) => this.currentFile.noteSaved(saved)));
+    sessionStore.add(session.onDidWarn((message) => this.emit('app:notice', { level: 'warning', message })));
+    sessionStore.add(session.onDidLoseRoot((message) => void this.closeProject('lost', message, project.id)));
+    this.project = project;
+    this.session = session;
+    this.sessionStore = sessionStore;
+    this.emit('project:opened', project);
+
+    const settings = await this.options.settings.addRecent(root).catch((error: unknown) => {
+      this.options.logger.warn('could not save the Recent list', error);
+      return this.options.settings.value;
+    });
+    this.emit('recent:changed', { recent: [...settings.recentProjects] });
+
+    session.start().catch((error: unknown) => {
+      const failure = toFlintFailure(error, root);
+      void this.closeProject('lost', `Could not index ${root}: ${failure.message}`, project.id);
+    });
+    return project;
+  }
+
+  /** Closes the open project (only if it is still `projectId`, when given). */
+  async closeProject(reason: CloseReason, message: string, projectId?: number): Promise<void> {
+    const { project, session, sessionStore } = this;
+    if (!project || !session || (projectId !== undefined && project.id !== projectId)) return;
+    this.project = null;
+    this.session = null;
+    this.sessionStore = null;
+    sessionStore?.dispose();
+    await session.close();
+    this.currentFile.clear();
+    this.emit('project:closed', { projectId: project.id, reason, message });
+  }
+
+  /** Closes the project and waits for its watcher to release everything. */
+  async shutdown(): Promise<void> {
+    await this.closeProject('closed', 'Flint is quitting.');
+    await this.options.settings.flush();
+    this.dispose();
+  }
+
+  dispose(): void {
+    this.sessionStore?.dispose();
+    this.session = null;
+    this.project = null;
+    this.store.dispose();
+  }
+
+  private requireSession(): ProjectSession {
+    if (!this.session) throw new FlintFailure('no-project', 'No project is open. Open a folder first.');
+    return this.session;
+  }
+
+  private emit<C extends EventChannel>(channel: C, payload: EventPayloads[C]): void {
+    this._onDidEmit.fire({ channel, payload } as EventEnvelope);
+  }
+}
+
+function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
+  return path;
+}
+
+/** Checks that `path` is a readable folder and returns its real path. */
+async function checkFolder(path: string): Promise<string> {
+  if (path.includes('\0')) throw new FlintFailure('invalid-input', 'That path contains a NUL byte.');
+  if (!isAbsolute(path)) {
+    throw new FlintFailure('invalid-input', `Type a full path (like /home/you/project), not ${JSON.stringify(path)}.`);
+  }
+  try {
+    const stats = await stat(path);
+    if (!stats.isDirectory()) throw new FlintFailure('not-a-directory', `${path} is a file, not a folder.`);
+    const root = await realpath(path);
+    await (await opendir(root)).close();
+    return root;
+  } catch (error) {
+    const failure = toFlintFailure(error, path);
+    if (failure.code === 'not-found') throw new FlintFailure('not-found', `There is no folder at ${path}.`);
+    throw failure;
+  }
+}

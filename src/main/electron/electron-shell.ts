@@ -1,0 +1,90 @@
+/**
+ * The Electron shell: composes the core with windows, IPC, menu and native dialogs.
+ */
+import { app, BrowserWindow, dialog, Menu } from 'electron';
+import { resolve } from 'node:path';
+import { createContractHost } from '../contract-host';
+import { createFlintCore } from '../core/create-core';
+import type { FlintCore } from '../core/flint-core';
+import { stderrLogger } from '../logger';
+import { APP_NAME, configDirectory } from '../settings/config-directory';
+import { buildAppMenu } from './app-menu';
+import { bindContractToIpc } from './ipc-binding';
+import { createMainWindow } from './main-window';
+import { applySecurityBaseline } from './security';
+
+export function startElectronShell(): void {
+  app.setName(APP_NAME);
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  applySecurityBaseline();
+  const logger = stderrLogger;
+  let core: FlintCore | null = null;
+
+  const chooseFolder = async (): Promise<string | null> => {
+    const parent = BrowserWindow.getFocusedWindow();
+    const options = { title: 'Open Folder', properties: ['openDirectory' as const] };
+    const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+    return result.canceled ? null : (result.filePaths[0] ?? null);
+  };
+
+  const open = (path: string): void => {
+    core?.openProject(path).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const window = BrowserWindow.getAllWindows()[0];
+      if (window) void dialog.showMessageBox(window, { type: 'error', message: 'Could not open the folder', detail: message });
+    });
+  };
+
+  const refreshMenu = (): void => {
+    if (!core) return;
+    Menu.setApplicationMenu(
+      buildAppMenu(core.recentProjects, {
+        openFolder: () => void chooseFolder().then((path) => path && open(path)),
+        openRecent: open,
+        closeFolder: () => void core?.closeProject('closed', 'Project closed.'),
+      }),
+    );
+  };
+
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    const folder = folderArgument(argv.slice(1));
+    if (folder) open(resolve(workingDirectory, folder));
+    const window = BrowserWindow.getAllWindows()[0];
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+
+  app.whenReady().then(async () => {
+    core = await createFlintCore({
+      shell: 'electron',
+      configDirectory: configDirectory(process.env, process.platform, app.getPath('userData')),
+      logger,
+      chooseFolder,
+    });
+    const host = createContractHost(core.handlers, logger);
+    core.onDidEmit((envelope) => envelope.channel === 'recent:changed' && refreshMenu());
+    refreshMenu();
+    const { window, rendererUrl } = createMainWindow();
+    const binding = bindContractToIpc(host, core.onDidEmit, window.webContents, rendererUrl);
+    window.on('closed', () => binding.dispose());
+    const folder = folderArgument(process.argv.slice(app.isPackaged ? 1 : 2));
+    if (folder) window.webContents.once('did-finish-load', () => open(resolve(folder)));
+  });
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting || !core) return;
+    event.preventDefault();
+    quitting = true;
+    void core.shutdown().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => app.quit());
+}
+
+/** The first argument that is not a switch: `npm start -- <folder>` or `flint <folder>`. */
+function folderArgument(args: readonly string[]): string | undefined {
+  return args.find((arg) => !arg.startsWith('-') && arg !== '.');
+}

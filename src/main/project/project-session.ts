@@ -1,0 +1,311 @@
+/**
+ * One open project: its index of entries, kept live by the watcher.
+ *
+ * Opening scans first (so the tree shows as soon as possible), then starts the
+ * watcher, then reconciles once the watcher is ready, which catches anything that
+ * changed between the scan reading a folder and the watcher covering it. Watcher
+ * events are applied one at a time, in order, and pushed out batched per frame.
+ */
+import { stat } from 'node:fs/promises';
+import { baseName, parentPath } from '../../shared/paths';
+import type { TreeChange, TreeEntry } from '../../shared/project-types';
+import { FlintFailure } from '../../shared/result';
+import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../lifecycle';
+import type { Logger } from '../logger';
+import { errorCode } from './fs-errors';
+import { IgnoreRules } from './ignore-rules';
+import { checkRelativePath } from './path-guard';
+import { ProjectWatcher, type RawChange } from './project-watcher';
+import { describeEntry, listFolder, scanProject, type ScanFileSystem } from './tree-scanner';
+import { isEditorTemporaryFile } from './editor-temporary-files';
+
+export interface ProjectSessionOptions {
+  /** Real path of the root (already checked to be a readable folder). */
+  root: string;
+  logger: Logger;
+  fileSystem?: ScanFileSystem;
+  /** How often the root's existence is checked (a moved root sends no event). */
+  livenessIntervalMs?: number;
+  /** Changes are held this long and sent together: one UI update per frame. */
+  batchIntervalMs?: number;
+}
+
+/** Where a session is in its life. */
+type SessionState =
+  /** The first scan is running. */
+  | 'indexing'
+  /** The index is complete and kept live. */
+  | 'live'
+  /** The root folder vanished; the session only waits to be disposed. */
+  | 'lost'
+  /** Closed; nothing runs. */
+  | 'disposed';
+
+export class ProjectSession implements Disposable {
+  private state: SessionState = 'indexing';
+  private rules = new IgnoreRules();
+  private readonly index = new Map<string, TreeEntry>();
+  /** Folder path ('' for the root) → paths of its children in the index. */
+  private readonly children = new Map<string, Set<string>>();
+  private watcher: ProjectWatcher | null = null;
+  /** Serializes every index mutation: scans, watcher events, reconciles. */
+  private queue: Promise<void> = Promise.resolve();
+  private pendingChanges: TreeChange[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private rootIdentity: { dev: number; ino: number } | null = null;
+  private readonly store = new DisposableStore();
+
+  private readonly _onDidIndexProgress = this.store.add(new Emitter<number>());
+  private readonly _onDidLoadTree = this.store.add(new Emitter<TreeEntry[]>());
+  private readonly _onDidChangeTree = this.store.add(new Emitter<TreeChange[]>());
+  private readonly _onDidSaveFile = this.store.add(new Emitter<string>());
+  private readonly _onDidLoseRoot = this.store.add(new Emitter<string>());
+  private readonly _onDidWarn = this.store.add(new Emitter<string>());
+
+  /** Entries found so far during a scan. */
+  readonly onDidIndexProgress: Event<number> = this._onDidIndexProgress.event;
+  /** The whole tree: after the first scan, and again when a .gitignore changes. */
+  readonly onDidLoadTree: Event<TreeEntry[]> = this._onDidLoadTree.event;
+  /** A batch of live changes. */
+  readonly onDidChangeTree: Event<TreeChange[]> = this._onDidChangeTree.event;
+  /** Another program wrote a (visible, non-temporary) file. */
+  readonly onDidSaveFile: Event<string> = this._onDidSaveFile.event;
+  /** The root folder was deleted or moved; the message says so for the user. */
+  readonly onDidLoseRoot: Event<string> = this._onDidLoseRoot.event;
+  /** Something degraded (e.g. the watch limit was hit) that the user should know. */
+  readonly onDidWarn: Event<string> = this._onDidWarn.event;
+
+  constructor(private readonly options: ProjectSessionOptions) {}
+
+  get root(): string {
+    return this.options.root;
+  }
+
+  /** The full tree, or null while the first scan runs. */
+  get entries(): TreeEntry[] | null {
+    return this.state === 'indexing' ? null : [...this.index.values()];
+  }
+
+  /** Scans the project and starts watching. Resolves when the first tree is loaded. */
+  async start(): Promise<void> {
+    const rootStats = await stat(this.root);
+    this.rootIdentity = { dev: rootStats.dev, ino: rootStats.ino };
+    const interval = setInterval(() => void this.checkRoot(), this.options.livenessIntervalMs ?? 1000);
+    interval.unref();
+    this.store.add(toDisposable(() => clearInterval(interval)));
+    this.store.add(toDisposable(() => this.flushTimer && clearTimeout(this.flushTimer)));
+    await this.enqueue(() => this.reload());
+  }
+
+  /** Lists a folder the index left unlisted (hidden folders are listed on demand). */
+  async listDirectory(path: string): Promise<TreeEntry[]> {
+    const folder = checkRelativePath(path);
+    const entry = this.index.get(folder);
+    if (!entry || entry.kind !== 'directory') {
+      throw new FlintFailure('not-found', `${folder} is not a folder in this project.`);
+    }
+    // Children of a hidden folder are hidden too: rules of the folder's ancestors apply.
+    return listFolder(this.root, folder, this.rules);
+  }
+
+  /** Disposes and waits for the watcher to release its handles. */
+  async close(): Promise<void> {
+    const watcher = this.watcher;
+    this.dispose();
+    await watcher?.close();
+  }
+
+  dispose(): void {
+    if (this.state === 'disposed') return;
+    this.state = 'disposed';
+    this.watcher?.dispose();
+    this.watcher = null;
+    this.store.dispose();
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(() => (this.isClosed ? undefined : task()));
+    this.queue = run.catch((error: unknown) => this.options.logger.error('project update failed', error));
+    return run;
+  }
+
+  private get isClosed(): boolean {
+    return this.state === 'disposed' || this.state === 'lost';
+  }
+
+  /** Full scan, replacing the index and restarting the watcher (its ignore rules may differ). */
+  private async reload(): Promise<void> {
+    const { entries, rules } = await scanProject({
+      root: this.root,
+      fileSystem: this.options.fileSystem,
+      onProgress: (count) => this._onDidIndexProgress.fire(count),
+    });
+    if (this.isClosed) return;
+    this.rules = rules;
+    this.index.clear();
+    this.children.clear();
+    for (const entry of entries) this.insert(entry);
+    this.state = 'live';
+    this.pendingChanges = [];
+    this._onDidLoadTree.fire(entries);
+    this.restartWatcher();
+  }
+
+  private restartWatcher(): void {
+    void this.watcher?.close();
+    const watcher = new ProjectWatcher({
+      root: this.root,
+      isInsideIgnoredDirectory: (path) => this.rules.isInsideIgnoredDirectory(path),
+    });
+    this.watcher = watcher;
+    watcher.onDidChange((change) => void this.enqueue(() => this.apply(change)));
+    watcher.onDidBecomeReady(() => void this.enqueue(() => this.reconcile()));
+    watcher.onDidFail((error) => this.handleWatcherError(error));
+  }
+
+  /** Rescans and reports the difference as changes (used once the watcher is ready). */
+  private async reconcile(): Promise<void> {
+    const { entries, rules } = await scanProject({ root: this.root, fileSystem: this.options.fileSystem });
+    if (this.isClosed) return;
+    this.rules = rules;
+    const fresh = new Map(entries.map((entry) => [entry.path, entry]));
+    for (const path of [...this.index.keys()]) {
+      if (!fresh.has(path) && this.index.has(path)) this.remove(path);
+    }
+    for (const entry of entries) {
+      const known = this.index.get(entry.path);
+      if (!known || !sameEntry(known, entry)) this.add(entry);
+    }
+  }
+
+  private async apply(change: RawChange): Promise<void> {
+    const { type, path } = change;
+    if (path === '') {
+      if (type === 'unlinkDir') await this.checkRoot();
+      return;
+    }
+    if (this.rules.isInsideIgnoredDirectory(path)) return;
+    switch (type) {
+      case 'add':
+      case 'addDir':
+      case 'change': {
+        const known = this.index.get(path);
+        if (type === 'change' && known?.kind === 'file') {
+          this.queueChange({ type: 'modified', path });
+        } else {
+          const entry = await describeEntry(this.root, path, this.rules);
+          if (!entry || this.isClosed) return;
+          if (!known || !sameEntry(known, entry)) this.add(entry);
+          else if (type !== 'addDir') this.queueChange({ type: 'modified', path });
+        }
+        if (type !== 'addDir') this.noteWrite(path);
+        return;
+      }
+      case 'unlink':
+      case 'unlinkDir':
+        if (this.index.has(path)) this.remove(path);
+        if (baseName(path) === '.gitignore') this.scheduleReload();
+        return;
+      default: {
+        const exhaustive: never = type;
+        throw new Error(`unknown change ${String(exhaustive)}`);
+      }
+    }
+  }
+
+  /** A file was written by another program: a .gitignore reloads rules, a source file is "saved". */
+  private noteWrite(path: string): void {
+    if (baseName(path) === '.gitignore') this.scheduleReload();
+    const entry = this.index.get(path);
+    if (entry?.kind === 'file' && !entry.ignored && !isEditorTemporaryFile(path)) this._onDidSaveFile.fire(path);
+  }
+
+  private reloadTimer: NodeJS.Timeout | null = null;
+
+  /** Coalesces bursts (a checkout touching many .gitignore files) into one reload. */
+  private scheduleReload(): void {
+    if (this.reloadTimer) return;
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = null;
+      void this.enqueue(() => this.reload());
+    }, 100);
+    this.store.add(toDisposable(() => this.reloadTimer && clearTimeout(this.reloadTimer)));
+  }
+
+  private add(entry: TreeEntry): void {
+    this.insert(entry);
+    this.queueChange({ type: 'added', entry });
+  }
+
+  private insert(entry: TreeEntry): void {
+    this.index.set(entry.path, entry);
+    const parent = parentPath(entry.path);
+    let siblings = this.children.get(parent);
+    if (!siblings) this.children.set(parent, (siblings = new Set()));
+    siblings.add(entry.path);
+  }
+
+  /** Removes an entry and everything below it; reports the top one only. */
+  private remove(path: string): void {
+    const drop = (target: string): void => {
+      this.index.delete(target);
+      for (const child of this.children.get(target) ?? []) drop(child);
+      this.children.delete(target);
+    };
+    drop(path);
+    this.children.get(parentPath(path))?.delete(path);
+    this.queueChange({ type: 'removed', path });
+  }
+
+  private queueChange(change: TreeChange): void {
+    this.pendingChanges.push(change);
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      const changes = this.pendingChanges;
+      this.pendingChanges = [];
+      if (changes.length > 0 && !this.isClosed) this._onDidChangeTree.fire(changes);
+    }, this.options.batchIntervalMs ?? 16);
+  }
+
+  private handleWatcherError(error: Error): void {
+    if (this.isClosed) return;
+    const code = errorCode(error);
+    if (code === 'ENOSPC' || code === 'EMFILE') {
+      this._onDidWarn.fire(
+        'Live updates are incomplete: the system limit on watched folders was reached. ' +
+          'Raise fs.inotify.max_user_watches (Linux) or open a smaller folder.',
+      );
+    } else {
+      this.options.logger.warn('watcher error', error);
+    }
+    void this.checkRoot();
+  }
+
+  /** A moved or deleted root sends no reliable event, so its identity is checked. */
+  private async checkRoot(): Promise<void> {
+    if (this.isClosed || !this.rootIdentity) return;
+    let reason: string | null = null;
+    try {
+      const stats = await stat(this.root);
+      if (!stats.isDirectory() || stats.ino !== this.rootIdentity.ino || stats.dev !== this.rootIdentity.dev) {
+        reason = 'was replaced';
+      }
+    } catch (error) {
+      reason = errorCode(error) === 'ENOENT' ? 'was deleted or moved' : 'can no longer be read';
+    }
+    if (reason === null || this.isClosed) return;
+    this.state = 'lost';
+    this._onDidLoseRoot.fire(`The project folder ${this.root} ${reason} while it was open.`);
+  }
+}
+
+function sameEntry(a: TreeEntry, b: TreeEntry): boolean {
+  return (
+    a.kind === b.kind &&
+    a.ignored === b.ignored &&
+    a.unlisted === b.unlisted &&
+    a.symlink?.target === b.symlink?.target &&
+    a.symlink?.targetKind === b.symlink?.targetKind
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * Watches a project folder with chokidar and reports changes as project-relative paths.
+ *
+ * Hidden folders are watched as entries but not descended into, so `npm install`
+ * never floods Flint with node_modules events. Symlinks are watched as themselves.
+ */
+import { watch, type FSWatcher } from 'chokidar';
+import { isAbsolute, relative, sep } from 'node:path';
+import { Emitter, type Disposable, type Event } from '../lifecycle';
+
+/** A change as chokidar reports it, path made project-relative and POSIX. */
+export interface RawChange {
+  type: 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
+  path: string;
+}
+
+export interface ProjectWatcherOptions {
+  /** Real path of the root. */
+  root: string;
+  /** Whether a project-relative path lies inside a hidden folder (not watched). */
+  isInsideIgnoredDirectory: (path: string) => boolean;
+}
+
+export class ProjectWatcher implements Disposable {
+  private readonly watcher: FSWatcher;
+  private readonly _onDidChange = new Emitter<RawChange>();
+  private readonly _onDidBecomeReady = new Emitter<void>();
+  private readonly _onDidFail = new Emitter<Error>();
+
+  /** A file or folder changed. */
+  readonly onDidChange: Event<RawChange> = this._onDidChange.event;
+  /** Every folder is watched; changes from now on are reported. */
+  readonly onDidBecomeReady: Event<void> = this._onDidBecomeReady.event;
+  /** The watcher hit an error (e.g. the OS's limit on watches). */
+  readonly onDidFail: Event<Error> = this._onDidFail.event;
+
+  constructor(private readonly options: ProjectWatcherOptions) {
+    const { root } = options;
+    this.watcher = watch(root, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      ignorePermissionErrors: true,
+      ignored: (path: string) => {
+        const rel = this.toRelative(path);
+        return rel !== null && rel !== '' && options.isInsideIgnoredDirectory(rel);
+      },
+    });
+    for (const type of ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const) {
+      this.watcher.on(type, (path: string) => {
+        const rel = this.toRelative(path);
+        if (rel !== null) this._onDidChange.fire({ type, path: rel });
+      });
+    }
+    this.watcher.on('ready', () => this._onDidBecomeReady.fire());
+    this.watcher.on('error', (error: unknown) =>
+      this._onDidFail.fire(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  /** Project-relative POSIX path, '' for the root, null for anything outside it. */
+  private toRelative(path: string): string | null {
+    const rel = relative(this.options.root, isAbsolute(path) ? path : `${this.options.root}${sep}${path}`);
+    if (rel.startsWith('..') || isAbsolute(rel)) return null;
+    return sep === '/' ? rel : rel.split(sep).join('/');
+  }
+
+  /** Stops watching. Chokidar's close is async; callers that must wait use `close()`. */
+  dispose(): void {
+    void this.close();
+  }
+
+  close(): Promise<void> {
+    this._onDidChange.dispose();
+    this._onDidBecomeReady.dispose();
+    this._onDidFail.dispose();
+    return this.watcher.close();
+  }
+}

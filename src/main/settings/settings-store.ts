@@ -1,0 +1,98 @@
+/**
+ * settings.json: recent projects and UI preferences. Never keys.
+ *
+ * Reads tolerate damage: an unparsable file is set aside (renamed, not deleted) and
+ * a field with a bad value falls back to its default, with a notice either way.
+ * Unknown fields are kept, so an older Flint does not erase a newer one's settings.
+ * Writes are atomic and serialized.
+ */
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../fs/atomic-write';
+import { errorCode } from '../project/fs-errors';
+
+/** How many projects the Recent list remembers. */
+export const RECENT_LIMIT = 10;
+
+const SettingsSchema = z.looseObject({
+  recentProjects: z.array(z.string().min(1)).catch([]).default([]),
+  showIgnored: z.boolean().catch(false).default(false),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export class SettingsStore {
+  private writes: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly file: string,
+    private settings: Settings,
+  ) {}
+
+  /**
+   * Loads settings.json from `directory`, creating nothing until the first write.
+   *
+   * `notice` says what was repaired, if anything.
+   */
+  static async load(directory: string): Promise<{ store: SettingsStore; notice?: string }> {
+    const file = join(directory, 'settings.json');
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return { store: new SettingsStore(file, SettingsSchema.parse({})) };
+      throw error;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      const aside = `${file}.corrupt-${Date.now()}`;
+      await rename(file, aside);
+      return {
+        store: new SettingsStore(file, SettingsSchema.parse({})),
+        notice: `settings.json could not be read and was set aside as ${aside}; defaults are in use.`,
+      };
+    }
+    const parsed = SettingsSchema.safeParse(typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {});
+    const settings = parsed.success ? parsed.data : SettingsSchema.parse({});
+    return { store: new SettingsStore(file, settings) };
+  }
+
+  get value(): Readonly<Settings> {
+    return this.settings;
+  }
+
+  /** Merges `patch` and writes the file. */
+  update(patch: Partial<Settings>): Promise<Settings> {
+    this.settings = { ...this.settings, ...patch };
+    return this.persist();
+  }
+
+  /** Puts `root` first in the Recent list. */
+  addRecent(root: string): Promise<Settings> {
+    const rest = this.settings.recentProjects.filter((path) => path !== root);
+    return this.update({ recentProjects: [root, ...rest].slice(0, RECENT_LIMIT) });
+  }
+
+  removeRecent(root: string): Promise<Settings> {
+    return this.update({ recentProjects: this.settings.recentProjects.filter((path) => path !== root) });
+  }
+
+  /** Waits for pending writes (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.writes;
+  }
+
+  private persist(): Promise<Settings> {
+    const snapshot = JSON.stringify(this.settings, null, 2) + '\n';
+    const folder = join(this.file, '..');
+    const write = this.writes.then(async () => {
+      await mkdir(folder, { recursive: true });
+      await writeFileAtomic(this.file, snapshot, { mode: 0o600 });
+    });
+    this.writes = write.catch(() => undefined);
+    return write.then(() => this.settings);
+  }
+}

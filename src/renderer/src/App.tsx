@@ -1,0 +1,98 @@
+/**
+ * The app shell: welcome screen or project view, notices, status bar.
+ */
+import { useCallback, useState } from 'react';
+import { useAppState } from './features/app-state/use-app-state';
+import { FileView } from './features/file-view/FileView';
+import { FolderPathForm } from './features/open-folder/FolderPathForm';
+import { OpenFolder } from './features/open-folder/OpenFolder';
+import { StatusBar } from './features/status-bar/StatusBar';
+import { FileTree } from './features/tree/FileTree';
+import { flint } from './lib/flint';
+
+export function App() {
+  const { state, tree, dispatch, reportError, openFolder, updateSettings } = useAppState();
+  const [isPromptOpen, setPromptOpen] = useState(false);
+  const canChooseFolder = state.info?.canChooseFolder ?? false;
+
+  const chooseFolder = useCallback(() => {
+    void flint.chooseProjectFolder({}).then((result) => !result.ok && reportError(result.error.message));
+  }, [reportError]);
+
+  const openFile = useCallback(
+    (path: string) => {
+      dispatch({ type: 'openFile', path });
+      void flint.selectFile({ path }).then((result) => !result.ok && reportError(result.error.message));
+    },
+    [dispatch, reportError],
+  );
+
+  return (
+    <div className="app">
+      {state.project ? (
+        <>
+          <header className="toolbar">
+            <span className="project-name" title={state.project.root}>
+              {state.project.name}
+            </span>
+            <label className="toggle">
+              <input
+                type="checkbox"
+                checked={state.settings.showIgnored}
+                onChange={(event) => updateSettings({ showIgnored: event.target.checked })}
+              />
+              Show hidden files
+            </label>
+            <span className="spacer" />
+            {isPromptOpen && (
+              <FolderPathForm openFolder={openFolder} onError={reportError} autoFocus onDone={() => setPromptOpen(false)} />
+            )}
+            <button type="button" onClick={() => (canChooseFolder ? chooseFolder() : setPromptOpen((open) => !open))}>
+              Open Folder…
+            </button>
+            <button type="button" onClick={() => void flint.closeProject({})}>
+              Close
+            </button>
+          </header>
+          <div className="workspace">
+            <FileTree
+              model={tree}
+              version={state.treeVersion}
+              showIgnored={state.settings.showIgnored}
+              selectedPath={state.openFile}
+              onOpenFile={openFile}
+              onError={reportError}
+            />
+            <FileView key={state.project.id} path={state.openFile} />
+          </div>
+        </>
+      ) : (
+        <OpenFolder
+          canChooseFolder={canChooseFolder}
+          recent={state.recent}
+          openFolder={openFolder}
+          chooseFolder={chooseFolder}
+          onError={reportError}
+        />
+      )}
+      {state.notices.length > 0 && (
+        <ul className="notices" aria-label="Notices">
+          {state.notices.map((notice) => (
+            <li key={notice.id} className={`notice notice-${notice.level}`} role={notice.level === 'error' ? 'alert' : 'status'}>
+              <span>{notice.message}</span>
+              <button
+                type="button"
+                className="icon"
+                aria-label="Dismiss"
+                onClick={() => dispatch({ type: 'dismissNotice', id: notice.id })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <StatusBar indexing={state.indexing} entryCount={tree.size} currentFile={state.currentFile} />
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Connects the renderer to main: loads the state, follows every event, owns the TreeModel.
+ */
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { UiSettings } from '../../../../shared/contract';
+import { flint } from '../../lib/flint';
+import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
+import { TreeModel } from '../tree/tree-model';
+import { initialViewState, viewReducer, type ViewAction, type ViewState } from './app-reducer';
+
+export interface AppStateHandle {
+  state: ViewState;
+  tree: TreeModel;
+  dispatch: (action: ViewAction) => void;
+  /** Shows a failure from a request as a notice. */
+  reportError: (message: string) => void;
+  openFolder: (path: string) => Promise<boolean>;
+  updateSettings: (patch: Partial<UiSettings>) => void;
+}
+
+export function useAppState(): AppStateHandle {
+  const [state, dispatch] = useReducer(viewReducer, initialViewState);
+  const treeRef = useRef<TreeModel>(null);
+  treeRef.current ??= new TreeModel();
+  const tree = treeRef.current;
+
+  const reportError = useCallback((message: string) => dispatch({ type: 'notice', level: 'error', message }), []);
+
+  useEffect(() => {
+    const load = async (): Promise<void> => {
+      const result = await flint.getAppState({});
+      if (!result.ok) return reportError(result.error.message);
+      if (result.value.tree) tree.load(result.value.tree);
+      else tree.load([]);
+      dispatch({ type: 'state', state: result.value });
+    };
+    const subscriptions = [
+      flint.on('project:opened', (project) => {
+        tree.load([]);
+        dispatch({ type: 'opened', project });
+      }),
+      flint.on('project:indexing', ({ projectId, entriesFound }) => dispatch({ type: 'indexing', projectId, entriesFound })),
+      flint.on('project:tree', ({ projectId, entries }) => {
+        tree.load(entries);
+        dispatch({ type: 'treeChanged', projectId, complete: true });
+      }),
+      flint.on('project:changed', ({ projectId, changes }) => {
+        tree.apply(changes);
+        dispatch({ type: 'treeChanged', projectId, complete: false });
+      }),
+      flint.on('project:closed', ({ projectId, reason, message }) => {
+        tree.load([]);
+        dispatch({ type: 'closed', projectId });
+        if (reason === 'lost') dispatch({ type: 'notice', level: 'error', message });
+      }),
+      flint.on('currentFile:changed', (currentFile) => dispatch({ type: 'currentFile', currentFile })),
+      flint.on('recent:changed', ({ recent }) => dispatch({ type: 'recent', recent })),
+      flint.on('app:notice', ({ level, message }) => dispatch({ type: 'notice', level, message })),
+    ];
+    const onReconnected = (): void => void load();
+    window.addEventListener(RECONNECTED_EVENT, onReconnected);
+    void flint.getAppInfo({}).then((result) => result.ok && dispatch({ type: 'info', info: result.value }));
+    void load();
+    return () => {
+      for (const unsubscribe of subscriptions) unsubscribe();
+      window.removeEventListener(RECONNECTED_EVENT, onReconnected);
+    };
+  }, [tree, reportError]);
+
+  const openFolder = useCallback(
+    async (path: string): Promise<boolean> => {
+      const result = await flint.openProject({ path });
+      if (!result.ok) reportError(result.error.message);
+      return result.ok;
+    },
+    [reportError],
+  );
+
+  const settingsRef = useRef(state.settings);
+  settingsRef.current = state.settings;
+  const updateSettings = useCallback(
+    (patch: Partial<UiSettings>) => {
+      // Optimistic: the toggle flips at once; a failed save flips it back.
+      const previous = settingsRef.current;
+      dispatch({ type: 'settings', settings: { ...previous, ...patch } });
+      void flint.updateSettings(patch).then((result) => {
+        if (result.ok) return;
+        dispatch({ type: 'settings', settings: previous });
+        reportError(result.error.message);
+      });
+    },
+    [reportError],
+  );
+
+  return { state, tree, dispatch, reportError, openFolder, updateSettings };
+}

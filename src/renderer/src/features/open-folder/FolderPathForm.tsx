@@ -1,0 +1,44 @@
+/**
+ * A typed-path "open folder" form: the serve shell's stand-in for the native dialog.
+ */
+import { useState, type FormEvent } from 'react';
+
+export interface FolderPathFormProps {
+  openFolder: (path: string) => Promise<boolean>;
+  onError: (message: string) => void;
+  autoFocus?: boolean;
+  onDone?: () => void;
+}
+
+export function FolderPathForm({ openFolder, onError, autoFocus, onDone }: FolderPathFormProps) {
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    if (!path.trim()) return onError('Type the path of a folder to open.');
+    setBusy(true);
+    const opened = await openFolder(path.trim());
+    setBusy(false);
+    if (opened) onDone?.();
+  };
+
+  return (
+    <form className="folder-form" onSubmit={(event) => void submit(event)}>
+      <label htmlFor="folder-path">Folder path</label>
+      <input
+        id="folder-path"
+        type="text"
+        spellCheck={false}
+        autoFocus={autoFocus}
+        placeholder="/home/you/project"
+        value={path}
+        onChange={(event) => setPath(event.target.value)}
+        onKeyDown={(event) => event.key === 'Escape' && onDone?.()}
+      />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Opening…' : 'Open'}
+      </button>
+    </form>
+  );
+}

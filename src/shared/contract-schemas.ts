@@ -1,0 +1,29 @@
+/**
+ * Runtime schemas for every request's input: main checks each one before a handler runs.
+ *
+ * Kept apart from contract.ts so the renderer and the preload never bundle zod.
+ * The `satisfies` clause ties each schema to the contract's declared input type:
+ * a request without a schema, or a schema that drifts, fails to typecheck.
+ */
+import { z } from 'zod';
+import type { RequestInput, RequestName } from './contract';
+
+/** A project-relative path as the renderer sends it; main re-checks it against the root. */
+const RelativePath = z.string().min(1).max(4096);
+/** An absolute folder path typed or picked by the user. */
+const FolderPath = z.string().min(1).max(4096);
+const NoInput = z.object({}).strict();
+const PathInput = z.object({ path: RelativePath }).strict();
+
+export const requestSchemas = {
+  getAppInfo: NoInput,
+  getAppState: NoInput,
+  openProject: z.object({ path: FolderPath }).strict(),
+  chooseProjectFolder: NoInput,
+  closeProject: NoInput,
+  listDirectory: PathInput,
+  readFile: PathInput,
+  selectFile: PathInput,
+  removeRecent: z.object({ path: FolderPath }).strict(),
+  updateSettings: z.object({ showIgnored: z.boolean().optional() }).strict(),
+} satisfies { [N in RequestName]: z.ZodType<RequestInput<N>> };

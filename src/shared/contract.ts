@@ -1,0 +1,138 @@
+/**
+ * The one contract between main and the renderer: every request and every event.
+ *
+ * Requests are named functions on `window.flint` (the renderer asks, main answers
+ * with a `Result`). Main validates each input with the schema declared here before a
+ * handler sees it. Events are pushed by main under their channel name. Both shells
+ * (Electron IPC and the loopback serve socket) bind this table generically; no
+ * other file spells a channel string.
+ */
+import type { Result } from './result';
+import type {
+  CloseReason,
+  CurrentFile,
+  FileContent,
+  ProjectInfo,
+  TreeChange,
+  TreeEntry,
+} from './project-types';
+
+/** Which shell hosts the renderer, and what it can do. */
+export interface AppInfo {
+  shell: 'electron' | 'serve';
+  /** A native folder dialog exists (Electron). Otherwise the UI asks for a typed path. */
+  canChooseFolder: boolean;
+  version: string;
+}
+
+/** User preferences the renderer reads and writes. Stored in settings.json. */
+export interface UiSettings {
+  /** Show entries hidden by .gitignore, .git and node_modules. */
+  showIgnored: boolean;
+}
+
+/** Everything the renderer needs after a (re)load: the open project and its tree if indexed. */
+export interface AppState {
+  project: ProjectInfo | null;
+  /** Null while the first index is still running (progress events follow). */
+  tree: TreeEntry[] | null;
+  currentFile: CurrentFile;
+  recent: string[];
+  settings: UiSettings;
+}
+
+/** A request that takes no arguments still takes an (empty) object. */
+export type NoInput = Record<string, never>;
+
+interface RequestDefinition<Input, Output> {
+  channel: string;
+  /** Phantom: carry the types only; runtime schemas are in contract-schemas.ts. */
+  input?: Input;
+  output?: Output;
+}
+
+function request<Input, Output>(channel: string): RequestDefinition<Input, Output> {
+  return { channel };
+}
+
+/**
+ * Every request the renderer can make, by the name it has on `window.flint`.
+ *
+ * Paths are project-relative POSIX paths unless named `folder`; main re-checks each
+ * against the project root.
+ */
+export const requests = {
+  /** Which shell this is. */
+  getAppInfo: request<NoInput, AppInfo>('app:getInfo'),
+  /** The whole state, for a renderer that (re)loads while a project is open. */
+  getAppState: request<NoInput, AppState>('app:getState'),
+  /** Opens a folder by absolute path (the serve shell's prompt, the Recent list). */
+  openProject: request<{ path: string }, ProjectInfo>('project:open'),
+  /** Shows the native folder dialog and opens the choice; null if cancelled. Electron only. */
+  chooseProjectFolder: request<NoInput, ProjectInfo | null>('project:choose'),
+  /** Closes the open project and disposes its watcher. */
+  closeProject: request<NoInput, null>('project:close'),
+  /** Lists one folder that the index left unlisted (a hidden folder, shown on demand). */
+  listDirectory: request<{ path: string }, TreeEntry[]>('project:listDirectory'),
+  /** Reads a file for the read-only view. */
+  readFile: request<{ path: string }, FileContent>('file:read'),
+  /** The user picked a file in Flint: it becomes the current file. */
+  selectFile: request<{ path: string }, CurrentFile>('currentFile:select'),
+  /** Forgets one entry of the Recent list (an absolute folder path). */
+  removeRecent: request<{ path: string }, string[]>('recent:remove'),
+  /** Changes UI preferences; returns them all. */
+  updateSettings: request<Partial<UiSettings>, UiSettings>('settings:update'),
+} as const;
+
+/** Every event main pushes, by channel, with its payload. */
+export interface EventPayloads {
+  /** A project was opened; its tree follows after indexing. */
+  'project:opened': ProjectInfo;
+  /** Indexing progress: entries found so far. */
+  'project:indexing': { projectId: number; entriesFound: number };
+  /** The full tree, after the first index and after a .gitignore change. */
+  'project:tree': { projectId: number; entries: TreeEntry[] };
+  /** Live changes made by other programs, batched per frame. */
+  'project:changed': { projectId: number; changes: TreeChange[] };
+  /** The project closed; `lost` means its folder was deleted or moved away. */
+  'project:closed': { projectId: number; reason: CloseReason; message: string };
+  /** The current file changed (selected in Flint or saved elsewhere). */
+  'currentFile:changed': CurrentFile;
+  /** The Recent list changed. */
+  'recent:changed': { recent: string[] };
+  /** Something the user should know that is not the answer to a request. */
+  'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
+}
+
+export type EventChannel = keyof EventPayloads;
+
+/** The one IPC channel events travel on in Electron; the payload names the event. */
+export const EVENT_ENVELOPE_CHANNEL = 'flint:event';
+
+/** An event on the wire, in either shell. */
+export interface EventEnvelope<C extends EventChannel = EventChannel> {
+  channel: C;
+  payload: EventPayloads[C];
+}
+
+export type RequestName = keyof typeof requests;
+type DefinitionOf<N extends RequestName> = (typeof requests)[N];
+export type RequestInput<N extends RequestName> = Exclude<DefinitionOf<N>['input'], undefined>;
+export type RequestOutput<N extends RequestName> = Exclude<DefinitionOf<N>['output'], undefined>;
+
+/** What `window.flint` is, in both shells. */
+export type FlintApi = {
+  [N in RequestName]: (input: RequestInput<N>) => Promise<Result<RequestOutput<N>>>;
+} & {
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<C extends EventChannel>(channel: C, listener: (payload: EventPayloads[C]) => void): () => void;
+};
+
+/** Finds a request by its channel, for the shells' generic bindings. */
+export function findRequestByChannel(channel: string): RequestName | undefined {
+  return requestNamesByChannel.get(channel);
+}
+
+const requestNamesByChannel = new Map<string, RequestName>(
+  (Object.keys(requests) as RequestName[]).map((name) => [requests[name].channel, name]),
+);

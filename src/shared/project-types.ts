@@ -1,0 +1,86 @@
+/**
+ * What the renderer knows about an open project: entries, changes, file content.
+ *
+ * Paths are project-relative and POSIX-style (`src/app.ts`) everywhere outside
+ * main's file-system layer, so the same tree works on every OS.
+ */
+
+/** An opened project. `id` changes on every open, so late events from a closed one are dropped. */
+export interface ProjectInfo {
+  id: number;
+  /** Absolute path of the root folder, as the OS spells it. */
+  root: string;
+  /** The root folder's name, for titles. */
+  name: string;
+}
+
+/** The kind of a tree entry, from `lstat`: symlinks are never followed. */
+export type EntryKind = 'file' | 'directory' | 'symlink';
+
+/** Why a directory's children are not in the tree. */
+export type UnlistedReason =
+  /** Hidden by default (.gitignore, .git, node_modules): listed on demand, not watched. */
+  | 'ignored'
+  /** The OS refused to list it. */
+  | 'permission-denied'
+  /** Listing failed for another reason (the folder vanished, an I/O error). */
+  | 'error';
+
+/** Where a symlink points. Flint lists symlinks and never follows them. */
+export interface SymlinkInfo {
+  /** The link's text, as `readlink` returns it. */
+  target: string;
+  /** The resolved target is outside the project root. */
+  escapes: boolean;
+  /** What the target is: `loop` for a cycle, `missing` for a dangling link. */
+  targetKind: 'file' | 'directory' | 'missing' | 'loop' | 'other';
+}
+
+export interface TreeEntry {
+  /** Project-relative POSIX path; the root itself is never an entry. */
+  path: string;
+  kind: EntryKind;
+  /** Hidden by default: excluded by a .gitignore, or inside .git / node_modules. */
+  ignored?: true;
+  /** Set on directories whose children are not in the tree, with the reason. */
+  unlisted?: UnlistedReason;
+  symlink?: SymlinkInfo;
+}
+
+/** One change to the tree, in the order it happened. Renames arrive as removed + added. */
+export type TreeChange =
+  /** A new entry (file, folder, or symlink). */
+  | { type: 'added'; entry: TreeEntry }
+  /** An entry and, for a folder, everything below it. */
+  | { type: 'removed'; path: string }
+  /** A file's bytes changed (saved by another program). */
+  | { type: 'modified'; path: string };
+
+/** How a text file's bytes were decoded for display. */
+export type TextEncoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+/** A file as the read-only view shows it. Binary and oversized files are described, not loaded. */
+export type FileContent =
+  /** Decoded text. `notice` explains a fallback decoding. */
+  | { kind: 'text'; path: string; size: number; text: string; encoding: TextEncoding; notice?: string }
+  /** Contains NUL bytes (or is otherwise not text). */
+  | { kind: 'binary'; path: string; size: number }
+  /** Larger than the view's limit; not read. */
+  | { kind: 'too-large'; path: string; size: number; limit: number };
+
+/** Which file "the current file" is, and why. Later features (hotkey, ask bar) act on it. */
+export interface CurrentFile {
+  /** Project-relative path, or null before the user has selected or saved anything. */
+  path: string | null;
+  /** `selected`: picked in Flint. `saved`: last written by another program. */
+  source: 'selected' | 'saved' | null;
+  /** When that happened (ms since epoch). */
+  at: number;
+}
+
+/** Why a project stopped being open. */
+export type CloseReason =
+  /** The user closed it, or opened another. */
+  | 'closed'
+  /** The root folder was deleted or moved away while open. */
+  | 'lost';

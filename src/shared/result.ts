@@ -1,0 +1,58 @@
+/**
+ * Typed results that cross the process boundary.
+ *
+ * Handlers in main throw `FlintFailure`; the contract host turns it into a
+ * `Result` so the renderer never has to parse error strings.
+ */
+
+/** Why a request failed. Each code maps to a message the UI can show as is. */
+export type FlintErrorCode =
+  /** The input did not match the contract's schema. */
+  | 'invalid-input'
+  /** No request is registered under that channel. */
+  | 'unknown-channel'
+  /** The path does not exist. */
+  | 'not-found'
+  /** A folder was expected and something else was given. */
+  | 'not-a-directory'
+  /** A file was expected and something else was given. */
+  | 'not-a-file'
+  /** The OS refused access. */
+  | 'permission-denied'
+  /** The path leaves the project root (or names one that was never opened). */
+  | 'outside-project'
+  /** The request needs an open project and none is open. */
+  | 'no-project'
+  /** This shell cannot do that (e.g. a native dialog in the serve shell). */
+  | 'unsupported'
+  /** Any other I/O failure; the message carries the OS's words. */
+  | 'io-error'
+  /** A bug in Flint; the message is generic and the details are logged in main. */
+  | 'internal';
+
+export interface FlintError {
+  code: FlintErrorCode;
+  /** A sentence for the user: what happened and, where possible, what to do. */
+  message: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: FlintError };
+
+/** An expected failure, thrown in main and delivered as `{ ok: false }`. */
+export class FlintFailure extends Error {
+  constructor(
+    readonly code: FlintErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FlintFailure';
+  }
+}
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+export function fail(code: FlintErrorCode, message: string): Result<never> {
+  return { ok: false, error: { code, message } };
+}

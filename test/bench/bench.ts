@@ -1,0 +1,114 @@
+/**
+ * `npm run bench [-- --json]`: Flint's figures, measured on this machine.
+ *
+ * Runs the real serve shell (the built main process) on generated projects and
+ * talks to it over its socket the way the UI does. Figures, not assertions: the
+ * budgets are printed beside them.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { ServeClient } from './serve-client';
+import { median, percentile, round } from './statistics';
+import { syntheticProject } from './synthetic-project';
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  budget: string;
+}
+
+const OPEN_RUNS = 3;
+const WATCH_WRITES = 200;
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const log = (line: string): void => void (json ? process.stderr : process.stdout).write(`${line}\n`);
+  const config = await mkdtemp(join(tmpdir(), 'flint-bench-config-'));
+  log('Generating synthetic projects (cached after the first run)…');
+  const small = await syntheticProject(5_000);
+  const large = await syntheticProject(50_000);
+
+  const serve = await startServeProcess([], { FLINT_CONFIG_DIR: config });
+  const client = await ServeClient.connect(serve.url);
+  const figures: Figure[] = [];
+  try {
+    log('Opening projects…');
+    figures.push({ name: 'open_5k_ms', value: await timeOpen(client, small.root), unit: 'ms', budget: '' });
+    figures.push({ name: 'open_50k_ms', value: await timeOpen(client, large.root), unit: 'ms', budget: '≤ 2000' });
+    await waitForWatcher(client, large.root);
+    figures.push({ name: 'open_50k_rss_mb', value: await residentMegabytes(serve), unit: 'MB', budget: '≤ 300' });
+    log(`Timing ${WATCH_WRITES} external writes…`);
+    figures.push({ name: 'watch_p95_ms', value: await timeWatch(client, large.root, large.files), unit: 'ms', budget: '≤ 100' });
+  } finally {
+    client.close();
+    await serve.stop();
+    await rm(config, { recursive: true, force: true });
+  }
+
+  if (json) {
+    process.stdout.write(`${JSON.stringify(Object.fromEntries(figures.map((figure) => [figure.name, figure.value])))}\n`);
+  } else {
+    for (const figure of figures) {
+      log(`${figure.name.padEnd(20)} ${String(figure.value).padStart(8)} ${figure.unit.padEnd(3)} ${figure.budget && `(budget ${figure.budget})`}`);
+    }
+  }
+}
+
+/** Folder chosen → full tree delivered to the client; the median of a few opens. */
+async function timeOpen(client: ServeClient, root: string): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < OPEN_RUNS; run += 1) {
+    const started = performance.now();
+    const tree = client.waitFor('project:tree');
+    const result = await client.request('project:open', { path: root });
+    if (!result.ok) throw new Error(result.error.message);
+    await tree;
+    times.push(performance.now() - started);
+  }
+  return round(median(times));
+}
+
+/** Writes a probe file until the watcher reports it: from then on, writes are seen. */
+async function waitForWatcher(client: ServeClient, root: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const path = `probe-${attempt}.txt`;
+    const seen = client.waitFor('project:changed', ({ changes }) => changes.some((c) => c.type === 'added' && c.entry.path === path), 500);
+    await writeFile(join(root, path), 'probe');
+    if (await seen.then(() => true, () => false)) {
+      await rm(join(root, path));
+      return;
+    }
+    await rm(join(root, path), { force: true });
+  }
+  throw new Error('the watcher never became ready');
+}
+
+/** Main-process resident memory, from the OS. */
+async function residentMegabytes(serve: ServeProcess): Promise<number> {
+  const status = await readFile(`/proc/${serve.child.pid}/status`, 'utf8');
+  const kilobytes = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  return round(kilobytes / 1024);
+}
+
+/** External write → `modified` event at the client, p95 over many writes to different files. */
+async function timeWatch(client: ServeClient, root: string, files: readonly string[]): Promise<number> {
+  const latencies: number[] = [];
+  for (let index = 0; index < WATCH_WRITES; index += 1) {
+    const file = files[(index * 97) % files.length]!;
+    const seen = client.waitFor('project:changed', ({ changes }) => changes.some((c) => c.type === 'modified' && c.path === file), 5000);
+    const started = performance.now();
+    await writeFile(join(root, file), `export const edited = ${index};\n`);
+    await seen;
+    latencies.push(performance.now() - started);
+  }
+  return round(percentile(latencies, 0.95));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+/**
+ * End to end in real Chromium: the serve shell on a fixture project.
+ */
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, launchChromium } from '../helpers/chromium';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'sample-project');
+const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
+
+describe('the serve shell in Chromium', () => {
+  let workspace: string;
+  let project: string;
+  let serve: ServeProcess;
+  let browser: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  const treeItem = (name: string) => page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true });
+  const fileViewText = () => page.getByLabel('File view').locator('.cm-content').innerText();
+  const currentFile = () => page.getByLabel('Current file').innerText();
+
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-'));
+    project = join(workspace, 'sample-project');
+    await cp(FIXTURE, project, { recursive: true });
+    await mkdir(join(project, 'node_modules', 'left-pad'), { recursive: true });
+    await writeFile(join(project, 'node_modules', 'left-pad', 'index.js'), 'module.exports = 1;\n');
+    serve = await startServeProcess([project], { FLINT_CONFIG_DIR: join(workspace, 'config') });
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(serve.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('shows the project tree with hidden folders left out', async () => {
+    await treeItem('src').waitFor();
+    await treeItem('README.md').waitFor();
+    expect(await treeItem('build').count()).toBe(0);
+    expect(await treeItem('node_modules').count()).toBe(0);
+    expect(await treeItem('debug.log').count()).toBe(0);
+  });
+
+  it('opens a file from the tree into the highlighted read-only view and makes it current', async () => {
+    await treeItem('src').click();
+    await treeItem('app.ts').click();
+    await eventually(fileViewText, (text) => text.includes('export function main()'), 'app.ts in the view');
+    // Highlighted tokens are spans with CodeMirror's generated classes, once the language has loaded.
+    await eventually(() => page.getByLabel('File view').locator('.cm-line span[class]').count(), (count) => count > 0, 'highlighting');
+    await eventually(currentFile, (text) => text === 'src/app.ts', 'the current file to be src/app.ts');
+    await mkdir(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'serve-shell-file.png') });
+  });
+
+  it('reloads the view when another program changes the open file', async () => {
+    await writeFile(join(project, 'src', 'app.ts'), 'export const changedOnDisk = 42;\n');
+    await eventually(fileViewText, (text) => text.includes('changedOnDisk = 42'), 'the view to reload');
+  });
+
+  it('shows a file added on disk, and makes a file saved elsewhere the current file', async () => {
+    await writeFile(join(project, 'src', 'added.ts'), 'export const added = true;\n');
+    await treeItem('added.ts').waitFor();
+    await writeFile(join(project, 'README.md'), '# Sample project, edited elsewhere\n');
+    await eventually(currentFile, (text) => text === 'README.md', 'README.md to become current');
+  });
+
+  it('removes a deleted file from the tree', async () => {
+    await rm(join(project, 'src', 'added.ts'));
+    await eventually(() => treeItem('added.ts').count(), (count) => count === 0, 'added.ts to disappear');
+  });
+
+  it('describes a binary file instead of loading it', async () => {
+    await treeItem('logo.png').click();
+    await eventually(() => page.getByLabel('File view').innerText(), (text) => text.includes('Binary file'), 'the binary notice');
+  });
+
+  it('shows hidden entries when the toggle is on, and lists a hidden folder on demand', async () => {
+    await page.getByLabel('Show hidden files').check();
+    await treeItem('build').waitFor();
+    await treeItem('node_modules').waitFor();
+    await treeItem('build').click();
+    await treeItem('out.js').waitFor();
+    await page.getByLabel('Show hidden files').uncheck();
+    await eventually(() => treeItem('build').count(), (count) => count === 0, 'build to be hidden again');
+  });
+
+  it('filters the tree by path', async () => {
+    await page.getByLabel('Filter files').fill('math');
+    await treeItem('src/utils/math.ts').waitFor();
+    expect(await treeItem('README.md').count()).toBe(0);
+    await page.getByLabel('Filter files').fill('');
+  });
+
+  it('reports a folder that does not exist, through the in-app path prompt', async () => {
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await page.getByLabel('Folder path').fill(join(workspace, 'no-such-folder'));
+    await page.getByLabel('Folder path').press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'There is no folder at' }).waitFor();
+    await page.screenshot({ path: join(OUTPUT, 'serve-shell-error.png') });
+  });
+
+  it('ran without console errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Runs the real serve shell (`node out/main/serve.js`) as a child process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const SERVE_ENTRY = join(import.meta.dirname, '..', '..', 'out', 'main', 'serve.js');
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+export async function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+  if (!existsSync(SERVE_ENTRY)) throw new Error(`${SERVE_ENTRY} is missing: run \`electron-vite build\` first (npm test does).`);
+  const child = spawn(process.execPath, [SERVE_ENTRY, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL; stderr: ${stderr}`)), 20_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(line);
+      if (match) resolve(match[0]);
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}; stderr: ${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
