@@ -28,8 +28,15 @@ describe('the serve shell in Chromium', () => {
     workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-'));
     project = join(workspace, 'sample-project');
     await cp(FIXTURE, project, { recursive: true });
-    await mkdir(join(project, 'node_modules', 'left-pad'), { recursive: true });
-    await writeFile(join(project, 'node_modules', 'left-pad', 'index.js'), 'module.exports = 1;\n');
+    // Hidden entries are made here: git would not keep them in the fixture (its .gitignore excludes them).
+    for (const [path, contents] of [
+      ['node_modules/left-pad/index.js', 'module.exports = 1;\n'],
+      ['build/out.js', 'console.log("built");\n'],
+      ['debug.log', 'not tracked\n'],
+    ] as const) {
+      await mkdir(join(project, path, '..'), { recursive: true });
+      await writeFile(join(project, path), contents);
+    }
     serve = await startServeProcess([project], { FLINT_CONFIG_DIR: join(workspace, 'config') });
     browser = await launchChromium();
     page = await browser.newPage();
@@ -108,6 +115,13 @@ describe('the serve shell in Chromium', () => {
     await page.getByLabel('Folder path').press('Enter');
     await page.getByRole('alert').filter({ hasText: 'There is no folder at' }).waitFor();
     await page.screenshot({ path: join(OUTPUT, 'serve-shell-error.png') });
+  });
+
+  it('says so when the open folder is deleted, and returns to the folder picker', async () => {
+    await rm(project, { recursive: true, force: true });
+    await page.getByRole('alert').filter({ hasText: 'was deleted or moved while it was open' }).waitFor();
+    await page.getByRole('region', { name: 'Recent folders' }).waitFor();
+    expect(await page.getByRole('tree').count()).toBe(0);
   });
 
   it('ran without console errors or CSP violations', () => {

@@ -21,7 +21,8 @@ export interface ResolvedPath {
 /** True if `candidate` (absolute, real) is `root` or inside it. */
 export function isInsideRoot(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // `..notes` is a fine name inside the root; only a whole `..` segment leaves it.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Lexically checks a relative path; throws `outside-project` if it could leave the root. */

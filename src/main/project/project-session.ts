@@ -52,6 +52,7 @@ export class ProjectSession implements Disposable {
   private queue: Promise<void> = Promise.resolve();
   private pendingChanges: TreeChange[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
+  private reloadTimer: NodeJS.Timeout | null = null;
   private rootIdentity: { dev: number; ino: number } | null = null;
   private readonly store = new DisposableStore();
 
@@ -93,7 +94,12 @@ export class ProjectSession implements Disposable {
     const interval = setInterval(() => void this.checkRoot(), this.options.livenessIntervalMs ?? 1000);
     interval.unref();
     this.store.add(toDisposable(() => clearInterval(interval)));
-    this.store.add(toDisposable(() => this.flushTimer && clearTimeout(this.flushTimer)));
+    this.store.add(
+      toDisposable(() => {
+        if (this.flushTimer) clearTimeout(this.flushTimer);
+        if (this.reloadTimer) clearTimeout(this.reloadTimer);
+      }),
+    );
     await this.enqueue(() => this.reload());
   }
 
@@ -220,8 +226,6 @@ export class ProjectSession implements Disposable {
     if (entry?.kind === 'file' && !entry.ignored && !isEditorTemporaryFile(path)) this._onDidSaveFile.fire(path);
   }
 
-  private reloadTimer: NodeJS.Timeout | null = null;
-
   /** Coalesces bursts (a checkout touching many .gitignore files) into one reload. */
   private scheduleReload(): void {
     if (this.reloadTimer) return;
@@ -229,7 +233,6 @@ export class ProjectSession implements Disposable {
       this.reloadTimer = null;
       void this.enqueue(() => this.reload());
     }, 100);
-    this.store.add(toDisposable(() => this.reloadTimer && clearTimeout(this.reloadTimer)));
   }
 
   private add(entry: TreeEntry): void {

@@ -60,7 +60,7 @@ export class ProjectWatcher implements Disposable {
   /** Project-relative POSIX path, '' for the root, null for anything outside it. */
   private toRelative(path: string): string | null {
     const rel = relative(this.options.root, isAbsolute(path) ? path : `${this.options.root}${sep}${path}`);
-    if (rel.startsWith('..') || isAbsolute(rel)) return null;
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
     return sep === '/' ? rel : rel.split(sep).join('/');
   }
 

@@ -48,6 +48,10 @@ export class SettingsStore {
     try {
       raw = JSON.parse(text);
     } catch {
+      raw = undefined;
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      // Set aside rather than overwrite: the user may want what was in it.
       const aside = `${file}.corrupt-${Date.now()}`;
       await rename(file, aside);
       return {
@@ -55,9 +59,13 @@ export class SettingsStore {
         notice: `settings.json could not be read and was set aside as ${aside}; defaults are in use.`,
       };
     }
-    const parsed = SettingsSchema.safeParse(typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {});
-    const settings = parsed.success ? parsed.data : SettingsSchema.parse({});
-    return { store: new SettingsStore(file, settings) };
+    const settings = SettingsSchema.parse(raw);
+    const reset = Object.keys(SettingsSchema.shape).filter(
+      (key) => key in raw && JSON.stringify((raw as Record<string, unknown>)[key]) !== JSON.stringify(settings[key]),
+    );
+    const notice =
+      reset.length > 0 ? `settings.json had invalid values for ${reset.join(', ')}; they were reset to their defaults.` : undefined;
+    return { store: new SettingsStore(file, settings), notice };
   }
 
   get value(): Readonly<Settings> {

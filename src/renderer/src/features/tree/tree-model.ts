@@ -97,17 +97,16 @@ export class TreeModel {
     return rows;
   }
 
-  /** Files whose path contains `query` (case-insensitive), as flat rows, at most `limit`. */
+  /** Files whose path contains `query` (case-insensitive), as flat rows in path order, the first `limit`. */
   filterRows(query: string, showIgnored: boolean, limit: number): TreeRow[] {
     const needle = query.toLowerCase();
-    const rows: TreeRow[] = [];
+    const matches: TreeEntry[] = [];
     for (const entry of this.entries.values()) {
       if (entry.kind === 'directory' || (entry.ignored && !showIgnored)) continue;
-      if (!entry.path.toLowerCase().includes(needle)) continue;
-      rows.push({ entry, name: entry.path, depth: 1, isExpanded: false });
-      if (rows.length >= limit) break;
+      if (entry.path.toLowerCase().includes(needle)) matches.push(entry);
     }
-    return rows.sort((a, b) => collator.compare(a.entry.path, b.entry.path));
+    matches.sort((a, b) => collator.compare(a.path, b.path));
+    return matches.slice(0, limit).map((entry) => ({ entry, name: entry.path, depth: 1, isExpanded: false }));
   }
 
   private sortedChildren(folder: string): TreeEntry[] {
