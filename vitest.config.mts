@@ -11,7 +11,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/sim/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -9,13 +9,15 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
+        else if (state === 'failed') failedHere += 1;
         else skipped += 1;
       }
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed += 1;
+      // A file that failed outside its tests (an import, a beforeAll) counts as one failure.
+      failed += module.state() === 'failed' && failedHere === 0 ? 1 : failedHere;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
