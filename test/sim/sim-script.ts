@@ -21,6 +21,8 @@ import { z } from 'zod';
 export const FAULTS = [
   /** Close the connection halfway through the answer. */
   'drop-mid-stream',
+  /** Close the connection after response.created, before any output. */
+  'drop-before-output',
   /** Send the first delta, then nothing (connection stays open). */
   'stall',
   /** Refuse with 401 (at the WebSocket upgrade, or as the HTTP status). */

@@ -220,6 +220,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     for (const event of openingEvents(draft, sequence)) send(client, event);
+    if (fault === 'drop-before-output') {
+      client.terminate();
+      return;
+    }
     if (fault === 'unknown-event') send(client, sequence.stamp({ type: 'response.flint_simulator_unknown', note: 'ignore me' }));
 
     const tokens = simulatedTokens(text);

@@ -1,0 +1,67 @@
+/**
+ * Inference errors in plain words, whatever protocol or library produced them.
+ */
+
+/** Why a request (or a connection) failed. */
+export type InferenceFailureCode =
+  /** The provider rejected the key (401/403). */
+  | 'unauthorized'
+  /** No such model (404 / model_not_found). */
+  | 'model-not-found'
+  /** Too many requests (429); `retryAfterSeconds` when the provider said. */
+  | 'rate-limited'
+  /** Could not reach the provider (refused, DNS, TLS, handshake timeout). */
+  | 'unreachable'
+  /** The provider failed (5xx). */
+  | 'server-error'
+  /** The connection dropped or stalled mid-answer. */
+  | 'connection-lost'
+  /** The provider sent something Flint cannot read. */
+  | 'protocol-error'
+  /** No key is configured. */
+  | 'no-key'
+  /** The provider settings are wrong (e.g. a base URL with the wrong scheme). */
+  | 'bad-configuration';
+
+export class InferenceFailure extends Error {
+  constructor(
+    readonly code: InferenceFailureCode,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'InferenceFailure';
+  }
+}
+
+/** Maps an HTTP-style status (from an upgrade, an SSE response, or an in-band error) to a failure. */
+export function failureFromStatus(status: number | undefined, providerMessage: string, code?: string | null, retryAfter?: string | null): InferenceFailure {
+  const detail = providerMessage ? ` (${providerMessage})` : '';
+  if (code === 'model_not_found' || status === 404) {
+    return new InferenceFailure('model-not-found', `No such model, or no access to it${detail}.`);
+  }
+  if (status === 401 || status === 403 || code === 'invalid_api_key') {
+    return new InferenceFailure('unauthorized', `The provider rejected the API key${detail}. Check or replace the key in Settings.`);
+  }
+  if (status === 429) {
+    const seconds = retryAfter ? Number(retryAfter) : undefined;
+    const wait = seconds !== undefined && Number.isFinite(seconds) ? ` Try again in ${seconds} s.` : ' Try again shortly.';
+    return new InferenceFailure('rate-limited', `Rate-limited by the provider.${wait}`, Number.isFinite(seconds) ? seconds : undefined);
+  }
+  if (status !== undefined && status >= 500) {
+    return new InferenceFailure('server-error', `The provider had an error (${status})${detail}.`);
+  }
+  return new InferenceFailure('protocol-error', `The provider refused the request${status ? ` (${status})` : ''}${detail}.`);
+}
+
+/** Maps a network-level error (ECONNREFUSED, ENOTFOUND, timeouts) to a failure. */
+export function failureFromNetwork(error: unknown, where: string): InferenceFailure {
+  if (error instanceof InferenceFailure) return error;
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (/timed out|timeout/i.test(message) || code === 'ETIMEDOUT') {
+    return new InferenceFailure('unreachable', `${where} did not answer in time.`);
+  }
+  const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : message;
+  return new InferenceFailure('unreachable', `Could not reach ${where}: ${reason}.`);
+}

@@ -1,0 +1,45 @@
+/**
+ * The one interface every provider implements: stream an answer, cancel it, warm up.
+ */
+import type { ConnectionState, LatencyFigures, StreamOutcome } from '../../shared/inference-types';
+import type { Disposable, Event } from '../lifecycle';
+
+export interface StreamRequest {
+  model: string;
+  /** Stable instructions (sent first, so provider prompt caches hit). */
+  instructions?: string;
+  /** The user's turn. */
+  input: string;
+  /** performance.now() when the user pressed the key; defaults to the call. */
+  keypressAt?: number;
+}
+
+/** What a stream tells its consumer, in order: deltas, then exactly one end. */
+export interface StreamSink {
+  /** `text` for prose; `tool` for free-form tool input (apply_patch). */
+  onDelta(kind: 'text' | 'tool', text: string): void;
+  onEnd(end: StreamEnd): void;
+}
+
+export interface StreamEnd {
+  outcome: StreamOutcome;
+  /** Plain words for the user when not completed. */
+  message?: string;
+  latency: LatencyFigures;
+}
+
+export interface ModelStream {
+  /** Stops delivery at once and tells the provider as its protocol allows. */
+  cancel(): void;
+  /** Resolves with the end (also delivered to the sink). */
+  readonly done: Promise<StreamEnd>;
+}
+
+export interface InferenceProvider extends Disposable {
+  /** Opens connections ahead of the first request. */
+  warm(): void;
+  /** Pre-loads stable context so the next turn only sends the question (where supported). */
+  preload(instructions: string): void;
+  stream(request: StreamRequest, sink: StreamSink): ModelStream;
+  readonly onDidChangeState: Event<{ state: ConnectionState; message?: string }>;
+}

@@ -1,0 +1,99 @@
+/**
+ * What the renderer may know about inference: providers, statuses, text, figures.
+ * Never a key, never a socket.
+ */
+
+/** The two wire protocols Flint speaks. */
+export type ProviderKind =
+  /** OpenAI Responses API over a persistent WebSocket (OpenAI, xAI, Azure). */
+  | 'openai-responses'
+  /** OpenAI-compatible chat completions over SSE (Cerebras, Ollama, vLLM, Groq…). */
+  | 'openai-chat';
+
+export interface ProviderConfig {
+  /** Stable id; also the keychain account name. */
+  id: string;
+  kind: ProviderKind;
+  label: string;
+  /** e.g. https://api.openai.com/v1 (the WebSocket URL is derived from it). */
+  baseUrl: string;
+  /** The fast model, used by default. */
+  model: string;
+  /** The deeper model, one keystroke away. */
+  deepModel?: string;
+  /** The environment variable that may hold this provider's key. */
+  keyVariable?: string;
+  /** Local servers (Ollama, llama.cpp) need no key. */
+  keyOptional?: boolean;
+}
+
+/** Where the key for a provider comes from right now. */
+export type KeySource =
+  /** Stored in the OS keychain. */
+  | 'keychain'
+  /** From an environment variable (named in `keyVariable`). */
+  | 'environment'
+  /** Not needed (a local server). */
+  | 'not-needed'
+  /** Missing. */
+  | 'none';
+
+export interface ProviderView extends ProviderConfig {
+  keySource: KeySource;
+  /** The variable the key came from, when `keySource` is 'environment'. */
+  keyFromVariable?: string;
+}
+
+export interface ProvidersState {
+  providers: ProviderView[];
+  activeProviderId: string;
+  /** Whether keys can be stored; if not, why (and env vars are the way). */
+  keychain: { available: boolean; message?: string };
+}
+
+/** The connection to the active provider, as the status bar shows it. */
+export type ConnectionState =
+  /** No key (and one is needed): nothing to connect with. */
+  | 'no-key'
+  /** Opening the socket. */
+  | 'connecting'
+  /** Warm: a request would go out at once. */
+  | 'ready'
+  /** Lost; retrying with backoff. */
+  | 'reconnecting'
+  /** Cannot connect; the message says why. */
+  | 'offline';
+
+/** The last request's timings, for the latency HUD. */
+export interface LatencyFigures {
+  /** Keypress → request bytes written to the socket: Flint's own overhead. */
+  keypressToWriteMs: number;
+  /** Request written → first delta: network + model. */
+  requestToFirstDeltaMs: number | null;
+  /** Output tokens per second, first delta → end. */
+  tokensPerSecond: number | null;
+  /** Keypress → end. */
+  totalMs: number;
+  outputTokens: number;
+  model: string;
+}
+
+/** How a streamed answer ended. */
+export type StreamOutcome =
+  /** The provider finished. */
+  | 'completed'
+  /** The user stopped it. */
+  | 'cancelled'
+  /** The provider stopped early (length limit, content filter). */
+  | 'incomplete'
+  /** An error; `message` says what, in plain words. */
+  | 'failed';
+
+export type AnswerDepth = 'fast' | 'deep';
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  /** "Connected to gpt-5.3-codex-spark", or the provider's error in plain words. */
+  message: string;
+  latency?: LatencyFigures;
+}
