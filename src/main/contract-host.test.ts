@@ -29,6 +29,13 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
       calls.push(input);
       return { showIgnored: input.showIgnored ?? false };
     },
+    getProviders: notUsed,
+    setActiveProvider: notUsed,
+    testConnection: notUsed,
+    setApiKey: notUsed,
+    deleteApiKey: notUsed,
+    ask: notUsed,
+    cancelAsk: notUsed,
   };
   const logger = createMemoryLogger();
   return { host: createContractHost(handlers, logger), calls, logger };

@@ -14,6 +14,8 @@ const RelativePath = z.string().min(1).max(4096);
 const FolderPath = z.string().min(1).max(4096);
 const NoInput = z.object({}).strict();
 const PathInput = z.object({ path: RelativePath }).strict();
+const ProviderId = z.string().min(1).max(64);
+const ProviderInput = z.object({ providerId: ProviderId }).strict();
 
 export const requestSchemas = {
   getAppInfo: NoInput,
@@ -26,4 +28,17 @@ export const requestSchemas = {
   selectFile: PathInput,
   removeRecent: z.object({ path: FolderPath }).strict(),
   updateSettings: z.object({ showIgnored: z.boolean().optional() }).strict(),
+  getProviders: NoInput,
+  setActiveProvider: ProviderInput,
+  testConnection: ProviderInput,
+  setApiKey: z.object({ providerId: ProviderId, key: z.string().min(1).max(8192) }).strict(),
+  deleteApiKey: ProviderInput,
+  ask: z
+    .object({
+      prompt: z.string().min(1).max(200_000),
+      depth: z.enum(['fast', 'deep']),
+      keypressEpochMs: z.number().finite().optional(),
+    })
+    .strict(),
+  cancelAsk: z.object({ requestId: z.string().uuid() }).strict(),
 } satisfies { [N in RequestName]: z.ZodType<RequestInput<N>> };

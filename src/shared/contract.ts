@@ -7,6 +7,14 @@
  * (Electron IPC and the loopback serve socket) bind this table generically; no
  * other file spells a channel string.
  */
+import type {
+  AnswerDepth,
+  ConnectionState,
+  ConnectionTestResult,
+  LatencyFigures,
+  ProvidersState,
+  StreamOutcome,
+} from './inference-types';
 import type { Result } from './result';
 import type {
   CloseReason,
@@ -39,6 +47,17 @@ export interface AppState {
   currentFile: CurrentFile;
   recent: string[];
   settings: UiSettings;
+  connection: ConnectionStatus;
+  /** The figures of the last finished request, for the latency HUD. */
+  lastLatency: LatencyFigures | null;
+}
+
+/** The active provider's connection, as the status bar shows it. */
+export interface ConnectionStatus {
+  providerId: string;
+  state: ConnectionState;
+  /** Why, when not ready. */
+  message?: string;
 }
 
 /** A request that takes no arguments still takes an (empty) object. */
@@ -82,6 +101,23 @@ export const requests = {
   removeRecent: request<{ path: string }, string[]>('recent:remove'),
   /** Changes UI preferences; returns them all. */
   updateSettings: request<Partial<UiSettings>, UiSettings>('settings:update'),
+  /** Providers, which one is active, where each key comes from (never the key). */
+  getProviders: request<NoInput, ProvidersState>('providers:list'),
+  /** Makes a provider the active one and warms its connection. */
+  setActiveProvider: request<{ providerId: string }, ProvidersState>('providers:setActive'),
+  /** Sends a tiny request and reports success or the provider's error in plain words. */
+  testConnection: request<{ providerId: string }, ConnectionTestResult>('providers:test'),
+  /** Stores (or replaces) a provider's key in the OS keychain. There is no credentials:get. */
+  setApiKey: request<{ providerId: string; key: string }, ProvidersState>('credentials:set'),
+  /** Removes a provider's key from the keychain. */
+  deleteApiKey: request<{ providerId: string }, ProvidersState>('credentials:delete'),
+  /**
+   * Starts a streamed answer; deltas and the end arrive as `inference:*` events with the id.
+   * `keypressEpochMs` (performance.timeOrigin + performance.now()) lets main measure its overhead.
+   */
+  ask: request<{ prompt: string; depth: AnswerDepth; keypressEpochMs?: number }, { requestId: string }>('inference:ask'),
+  /** Stops an answer at once. */
+  cancelAsk: request<{ requestId: string }, null>('inference:cancel'),
 } as const;
 
 /** Every event main pushes, by channel, with its payload. */
@@ -102,6 +138,14 @@ export interface EventPayloads {
   'recent:changed': { recent: string[] };
   /** Something the user should know that is not the answer to a request. */
   'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
+  /** The active provider's connection changed. */
+  'inference:connection': ConnectionStatus;
+  /** Text of running answers, batched per frame. */
+  'inference:delta': { requestId: string; deltas: { kind: 'text' | 'tool'; text: string }[] };
+  /** An answer ended. */
+  'inference:end': { requestId: string; outcome: StreamOutcome; message?: string; latency: LatencyFigures };
+  /** Figures of the last finished request (answers and connection tests). */
+  'inference:latency': LatencyFigures;
 }
 
 export type EventChannel = keyof EventPayloads;

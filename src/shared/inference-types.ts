@@ -49,6 +49,8 @@ export interface ProvidersState {
   activeProviderId: string;
   /** Whether keys can be stored; if not, why (and env vars are the way). */
   keychain: { available: boolean; message?: string };
+  /** Provider settings that were ignored (bad settings.json entries, bad FLINT_PROVIDER). */
+  problems: string[];
 }
 
 /** The connection to the active provider, as the status bar shows it. */

@@ -5,9 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventChannel, EventEnvelope, EventPayloads } from '../../shared/contract';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
 import { createContractHost, type ContractHost } from '../contract-host';
-import { createMemoryLogger } from '../logger';
-import { SettingsStore } from '../settings/settings-store';
-import { FlintCore } from './flint-core';
+import { createTestCore } from '../../../test/helpers/test-core';
+import type { FlintCore } from './flint-core';
 
 describe('FlintCore through the contract host', () => {
   let project: TempProject;
@@ -22,10 +21,9 @@ describe('FlintCore through the contract host', () => {
   beforeEach(async () => {
     project = await createTempProject({ 'src/main.ts': 'console.log(1);\n', 'notes.txt': 'hello\n' });
     configDirectory = await mkdtemp(join(tmpdir(), 'flint-config-'));
-    const { store } = await SettingsStore.load(configDirectory);
-    const logger = createMemoryLogger();
-    core = new FlintCore({ shell: 'serve', version: 'test', settings: store, logger });
-    host = createContractHost(core.handlers, logger);
+    const created = await createTestCore({ configDirectory });
+    core = created.core;
+    host = createContractHost(core.handlers, created.logger);
     events = [];
     core.onDidEmit((event) => events.push(event));
   });

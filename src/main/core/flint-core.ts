@@ -12,6 +12,9 @@ import type { AppInfo, EventChannel, EventEnvelope, EventPayloads } from '../../
 import type { CloseReason, ProjectInfo } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
 import type { RequestHandlers } from '../contract-host';
+import type { InferenceService } from '../inference/inference-service';
+import type { LatencyFigures } from '../../shared/inference-types';
+import { createInferenceHandlers, forwardInferenceEvents } from './inference-handlers';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
 import { CurrentFileTracker } from '../project/current-file';
@@ -27,6 +30,7 @@ export interface FlintCoreOptions {
   version: string;
   settings: SettingsStore;
   logger: Logger;
+  inference: InferenceService;
   /** Shows a native folder picker; absent in shells without one. Resolves null if cancelled. */
   chooseFolder?: () => Promise<string | null>;
   /** Test seam for the project scan. */
@@ -38,6 +42,7 @@ export class FlintCore implements Disposable {
   private session: ProjectSession | null = null;
   private sessionStore: DisposableStore | null = null;
   private nextProjectId = 1;
+  private lastLatency: LatencyFigures | null = null;
   private readonly store = new DisposableStore();
   private readonly _onDidEmit = this.store.add(new Emitter<EventEnvelope>());
 
@@ -48,7 +53,14 @@ export class FlintCore implements Disposable {
 
   constructor(private readonly options: FlintCoreOptions) {
     this.store.add(this.currentFile.onDidChange((current) => this.emit('currentFile:changed', current)));
+    for (const subscription of forwardInferenceEvents(options.inference, (channel, payload) => this.emit(channel, payload), (figures) => (this.lastLatency = figures))) {
+      this.store.add(subscription);
+    }
+    this.store.add(options.inference);
+    // Latency is the product: open the model connection before anyone asks.
+    void options.inference.warm().catch((error: unknown) => options.logger.warn('could not warm the model connection', error));
     this.handlers = {
+      ...createInferenceHandlers(options.inference),
       getAppInfo: async () => ({
         shell: options.shell,
         canChooseFolder: options.chooseFolder !== undefined,
@@ -60,6 +72,8 @@ export class FlintCore implements Disposable {
         currentFile: this.currentFile.value,
         recent: [...options.settings.value.recentProjects],
         settings: { showIgnored: options.settings.value.showIgnored },
+        connection: { providerId: options.inference.activeProviderId, ...options.inference.connectionState },
+        lastLatency: this.lastLatency,
       }),
       openProject: ({ path }) => this.openProject(path),
       chooseProjectFolder: async () => {
@@ -130,6 +144,7 @@ export class FlintCore implements Disposable {
     });
     this.emit('recent:changed', { recent: [...settings.recentProjects] });
 
+    void this.options.inference.warm().catch(() => undefined);
     session.start().catch((error: unknown) => {
       const failure = toFlintFailure(error, root);
       void this.closeProject('lost', `Could not index ${root}: ${failure.message}`, project.id);

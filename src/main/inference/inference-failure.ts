@@ -65,3 +65,16 @@ export function failureFromNetwork(error: unknown, where: string): InferenceFail
   const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : message;
   return new InferenceFailure('unreachable', `Could not reach ${where}: ${reason}.`);
 }
+
+/**
+ * Keys travel in an HTTP header, which holds visible ASCII only. A key with other
+ * characters can be stored (the keychain takes anything) but never sent.
+ */
+export function checkKeyIsSendable(apiKey: string | null): void {
+  if (apiKey !== null && !/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new InferenceFailure(
+      'bad-configuration',
+      'The API key contains characters that cannot be sent (spaces, accents or other non-ASCII); check the key you pasted.',
+    );
+  }
+}

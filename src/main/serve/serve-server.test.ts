@@ -4,9 +4,8 @@ import WebSocket from 'ws';
 import type { ServeServerMessage } from '../../shared/serve-protocol';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { createContractHost } from '../contract-host';
-import { FlintCore } from '../core/flint-core';
-import { createMemoryLogger } from '../logger';
-import { SettingsStore } from '../settings/settings-store';
+import type { FlintCore } from '../core/flint-core';
+import { createTestCore } from '../../../test/helpers/test-core';
 import { startServeServer, type ServeServer } from './serve-server';
 
 interface HttpAnswer {
@@ -60,9 +59,9 @@ describe('the serve shell', () => {
   beforeEach(async () => {
     renderer = await createTempProject({ 'index.html': '<!doctype html><title>Flint</title>', 'assets/app.js': 'console.log(1)' });
     config = await createTempProject();
-    const { store } = await SettingsStore.load(config.root);
-    const logger = createMemoryLogger();
-    core = new FlintCore({ shell: 'serve', version: 'test', settings: store, logger });
+    const created = await createTestCore({ configDirectory: config.root });
+    const logger = created.logger;
+    core = created.core;
     server = await startServeServer({
       host: createContractHost(core.handlers, logger),
       events: core.onDidEmit,

@@ -22,7 +22,7 @@ describe('SettingsStore', () => {
   it('loads defaults from an empty folder and creates nothing', async () => {
     const { store, notice } = await SettingsStore.load(directory);
 
-    expect(store.value).toEqual({ recentProjects: [], showIgnored: false });
+    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [] });
     expect(notice).toBeUndefined();
     expect(await readdir(directory)).toEqual([]);
   });
@@ -64,7 +64,7 @@ describe('SettingsStore', () => {
     await Promise.all([first, second, third]);
     await store.flush();
 
-    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false });
+    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [] });
   });
 
   describe('recent projects', () => {
@@ -131,7 +131,7 @@ describe('SettingsStore', () => {
 
       const { store, notice } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [] });
       const names = await readdir(directory);
       const aside = names.find((name) => name.startsWith('settings.json.corrupt-'));
       expect(aside).toBeDefined();
@@ -146,7 +146,7 @@ describe('SettingsStore', () => {
 
       await store.addRecent('/projects/a');
 
-      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false });
+      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [] });
     });
 
     it('falls back to the default for a field with the wrong type and keeps the valid ones', async () => {
@@ -154,7 +154,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: true });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, providers: [] });
     });
 
     it('falls back to the default for a boolean field holding a string', async () => {
@@ -162,7 +162,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false });
+      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [] });
     });
 
     it('returns a notice when a field falls back to its default', async () => {
@@ -179,7 +179,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [] });
     });
   });
 
@@ -189,7 +189,7 @@ describe('SettingsStore', () => {
 
     await store.update({ showIgnored: true });
 
-    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, theme: 'dark', future: { nested: [1, 2] } });
+    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, providers: [], theme: 'dark', future: { nested: [1, 2] } });
   });
 
   it('never writes a key-like field that was not already there', async () => {
@@ -200,6 +200,6 @@ describe('SettingsStore', () => {
 
     const text = await readFile(file, 'utf8');
     expect(text).not.toMatch(/key|token|secret/i);
-    expect(Object.keys(await readJson()).sort()).toEqual(['recentProjects', 'showIgnored']);
+    expect(Object.keys(await readJson()).sort()).toEqual(['providers', 'recentProjects', 'showIgnored']);
   });
 });

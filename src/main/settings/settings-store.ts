@@ -18,6 +18,10 @@ export const RECENT_LIMIT = 10;
 const SettingsSchema = z.looseObject({
   recentProjects: z.array(z.string().min(1)).catch([]).default([]),
   showIgnored: z.boolean().catch(false).default(false),
+  /** Extra or overriding providers (validated when the catalog is built). */
+  providers: z.array(z.unknown()).catch([]).default([]),
+  /** The provider in use. */
+  activeProvider: z.string().min(1).optional().catch(undefined),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { ConnectionState } from '../../../shared/inference-types';
 import type { Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
-import { failureFromStatus, InferenceFailure } from '../inference-failure';
+import { checkKeyIsSendable, failureFromStatus, InferenceFailure } from '../inference-failure';
 import { LatencyRecorder } from '../latency-recorder';
 import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
 import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool';
@@ -71,6 +71,7 @@ export class ResponsesProvider implements InferenceProvider {
   readonly onDidChangeState: Event<{ state: ConnectionState; message?: string }>;
 
   constructor(private readonly options: ResponsesProviderOptions) {
+    checkKeyIsSendable(options.apiKey);
     this.url = responsesUrl(options.baseUrl);
     this.pool = new ConnectionPool({
       ...options.pool,

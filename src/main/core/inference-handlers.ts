@@ -1,0 +1,45 @@
+/**
+ * The inference part of the contract: providers, keys, answers. Thin: the service does the work.
+ */
+import type { EventChannel, EventPayloads } from '../../shared/contract';
+import type { LatencyFigures } from '../../shared/inference-types';
+import type { RequestHandlers } from '../contract-host';
+import type { InferenceService } from '../inference/inference-service';
+import type { Disposable } from '../lifecycle';
+
+export type InferenceHandlers = Pick<
+  RequestHandlers,
+  'getProviders' | 'setActiveProvider' | 'testConnection' | 'setApiKey' | 'deleteApiKey' | 'ask' | 'cancelAsk'
+>;
+
+export function createInferenceHandlers(inference: InferenceService): InferenceHandlers {
+  return {
+    getProviders: () => inference.listProviders(),
+    setActiveProvider: ({ providerId }) => inference.setActiveProvider(providerId),
+    testConnection: ({ providerId }) => inference.testConnection(providerId),
+    setApiKey: ({ providerId, key }) => inference.setKey(providerId, key),
+    deleteApiKey: ({ providerId }) => inference.deleteKey(providerId),
+    ask: (input) => inference.ask(input),
+    cancelAsk: async ({ requestId }) => {
+      inference.cancel(requestId);
+      return null;
+    },
+  };
+}
+
+/** Forwards the service's events to the UI; remembers the last figures for a reloading renderer. */
+export function forwardInferenceEvents(
+  inference: InferenceService,
+  emit: <C extends EventChannel>(channel: C, payload: EventPayloads[C]) => void,
+  onLatency: (figures: LatencyFigures) => void,
+): Disposable[] {
+  return [
+    inference.onDidChangeConnection((status) => emit('inference:connection', status)),
+    inference.onDidStream((batch) => emit('inference:delta', batch)),
+    inference.onDidEnd((end) => emit('inference:end', end)),
+    inference.onDidMeasure((figures) => {
+      onLatency(figures);
+      emit('inference:latency', figures);
+    }),
+  ];
+}

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemorySecretStore } from '../../../test/helpers/test-core';
+import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
+import { SimScriptSchema } from '../../../test/sim/sim-script';
+import { startSimulator, type Simulator } from '../../../test/sim/simulator';
+import { CredentialService } from '../credentials/credential-service';
+import { createMemoryLogger } from '../logger';
+import { SettingsStore } from '../settings/settings-store';
+import { InferenceService } from './inference-service';
+
+const KEY = 'sk-sim-0123456789-secret';
+
+describe('InferenceService', () => {
+  let sim: Simulator;
+  let config: TempProject;
+  let service: InferenceService;
+  let secrets: MemorySecretStore;
+  let wire: string[];
+
+  async function setUp(env: NodeJS.ProcessEnv) {
+    sim = await startSimulator({
+      ttftMs: 5,
+      tokensPerSecond: 5000,
+      apiKey: KEY,
+      models: ['spark', 'deep'],
+      script: SimScriptSchema.parse({ defaultAnswer: 'ready', rules: [{ match: { model: 'deep' }, answer: { text: 'A deeper answer.' } }] }),
+    });
+    config = await createTempProject();
+    const { store } = await SettingsStore.load(config.root);
+    const logger = createMemoryLogger();
+    secrets = new MemorySecretStore();
+    const fullEnv = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', ...env };
+    service = new InferenceService({ settings: store, credentials: new CredentialService(secrets, fullEnv, logger), env: fullEnv, logger });
+    // Everything the UI could ever receive, serialized as it would be.
+    wire = [];
+    service.onDidChangeConnection((event) => wire.push(JSON.stringify(event)));
+    service.onDidStream((event) => wire.push(JSON.stringify(event)));
+    service.onDidEnd((event) => wire.push(JSON.stringify(event)));
+    return logger;
+  }
+
+  afterEach(async () => {
+    service?.dispose();
+    await sim?.close();
+    await config?.remove();
+  });
+
+  it('uses the environment provider for the run, and says no key is configured', async () => {
+    await setUp({ FLINT_PROVIDER: 'openai-responses' });
+    const state = await service.listProviders();
+    expect(state.activeProviderId).toBe('environment');
+    expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ baseUrl: sim.baseUrl, model: 'spark', keySource: 'none' });
+    await expect(service.ask({ prompt: 'hi', depth: 'fast' })).rejects.toThrow('No API key for From environment');
+    expect(service.connectionState.state).toBe('no-key');
+  });
+
+  it('takes the key from FLINT_API_KEY and shows it as coming from the environment', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    const state = await service.listProviders();
+    expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY' });
+    const ends: unknown[] = [];
+    service.onDidEnd((end) => ends.push(end));
+    const { requestId } = await service.ask({ prompt: 'hello', depth: 'fast' });
+    await waitFor(() => ends.length > 0, 'the end');
+    expect(ends[0]).toMatchObject({ requestId, outcome: 'completed', latency: { model: 'spark' } });
+  });
+
+  it('stores, replaces and removes a key in the keychain, preferring it over the environment', async () => {
+    await setUp({ FLINT_API_KEY: 'sk-from-env' });
+    let state = await service.setKey('environment', `  ${KEY}  `);
+    expect(state.providers.find((provider) => provider.id === 'environment')!.keySource).toBe('keychain');
+    expect(secrets.secrets.get('environment')).toBe(KEY);
+    state = await service.setKey('environment', 'sk-replaced');
+    expect(secrets.secrets.get('environment')).toBe('sk-replaced');
+    state = await service.deleteKey('environment');
+    expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY' });
+    await expect(service.setKey('environment', 'sk\nbroken')).rejects.toThrow('control characters');
+    await expect(service.setKey('nope', KEY)).rejects.toThrow('no provider named');
+  });
+
+  it('tests a connection: success with figures, and a rejected key in plain words', async () => {
+    await setUp({});
+    await service.setKey('environment', KEY);
+    const good = await service.testConnection('environment');
+    expect(good).toMatchObject({ ok: true, message: expect.stringMatching(/^Connected to spark — first token in \d+ ms\.$/) });
+    expect(good.latency?.keypressToWriteMs).toBeGreaterThanOrEqual(0);
+    await service.setKey('environment', 'sk-wrong');
+    const bad = await service.testConnection('environment');
+    expect(bad).toMatchObject({ ok: false, message: expect.stringContaining('rejected the API key') });
+  });
+
+  it('answers with the deeper model one switch away, and streams deltas batched per frame', async () => {
+    await setUp({ FLINT_API_KEY: KEY, FLINT_DEEP_MODEL: 'deep' });
+    const batches: string[] = [];
+    service.onDidStream(({ deltas }) => batches.push(deltas.map((delta) => delta.text).join('')));
+    const ends: Array<{ outcome: string }> = [];
+    service.onDidEnd((end) => ends.push(end));
+    await service.ask({ prompt: 'think', depth: 'deep' });
+    await waitFor(() => ends.length > 0, 'the end');
+    expect(batches.join('')).toBe('A deeper answer.');
+    expect(sim.requests.at(-1)!.body.model).toBe('deep');
+  });
+
+  it('never lets a key into anything the UI receives', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    await service.testConnection('environment');
+    await service.setKey('environment', KEY);
+    await service.testConnection('environment');
+    const ends: unknown[] = [];
+    service.onDidEnd((end) => ends.push(end));
+    await service.ask({ prompt: 'x', depth: 'fast' });
+    await waitFor(() => ends.length > 0, 'the end');
+    const state = JSON.stringify(await service.listProviders());
+    for (const text of [...wire, state]) expect(text).not.toContain(KEY);
+  });
+
+  it('refuses to send a key that cannot travel in a header, and says why', async () => {
+    await setUp({});
+    await service.setKey('environment', 'sk-ключ');
+    expect(service.connectionState).toMatchObject({ state: 'offline', message: expect.stringContaining('cannot be sent') });
+    expect(await service.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('cannot be sent') });
+    await expect(service.ask({ prompt: 'x', depth: 'fast' })).rejects.toThrow('cannot be sent');
+  });
+
+  it('reports a bad FLINT_PROVIDER and a base URL with the wrong scheme in plain words', async () => {
+    await setUp({ FLINT_PROVIDER: 'carrier-pigeon' });
+    expect((await service.listProviders()).problems[0]).toContain('FLINT_PROVIDER must be openai-responses or openai-chat');
+    service.dispose();
+    await setUp({ FLINT_BASE_URL: 'ftp://example.com/v1', FLINT_API_KEY: KEY });
+    expect(await service.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('must start with https://') });
+  });
+});

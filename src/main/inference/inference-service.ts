@@ -1,0 +1,277 @@
+/**
+ * Inference for the app: the active provider, its warm connection, streamed answers
+ * and their figures, and "Test connection". Keys stay inside (see CredentialService).
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type {
+  AnswerDepth,
+  ConnectionState,
+  ConnectionTestResult,
+  LatencyFigures,
+  ProviderConfig,
+  ProvidersState,
+  StreamOutcome,
+} from '../../shared/inference-types';
+import { FlintFailure } from '../../shared/result';
+import type { CredentialService } from '../credentials/credential-service';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
+import type { Logger } from '../logger';
+import type { SettingsStore } from '../settings/settings-store';
+import { ChatCompletionsProvider } from './chat/chat-completions-provider';
+import { InferenceFailure } from './inference-failure';
+import type { InferenceProvider, ModelStream, StreamRequest } from './model-stream';
+import { buildCatalog, type Catalog } from './provider-catalog';
+import { ResponsesProvider } from './responses/responses-provider';
+
+/** Builds a provider for a config and key; tests inject short timeouts here. */
+export type ProviderFactory = (config: ProviderConfig, apiKey: string | null, logger: Logger) => InferenceProvider;
+
+export const defaultProviderFactory: ProviderFactory = (config, apiKey, logger) =>
+  config.kind === 'openai-responses'
+    ? new ResponsesProvider({ baseUrl: config.baseUrl, apiKey, model: config.model, logger })
+    : new ChatCompletionsProvider({ baseUrl: config.baseUrl, apiKey, logger });
+
+export interface InferenceServiceOptions {
+  settings: SettingsStore;
+  credentials: CredentialService;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  factory?: ProviderFactory;
+  /** Deltas are sent to the UI at most this often (one message per frame). */
+  batchIntervalMs?: number;
+}
+
+const TEST_PROMPT = 'Reply with the single word: ready';
+const TEST_TIMEOUT_MS = 20_000;
+
+export class InferenceService implements Disposable {
+  private catalog: Catalog;
+  private active: { id: string; provider: InferenceProvider; subscription: Disposable } | null = null;
+  private connection: { state: ConnectionState; message?: string } = { state: 'connecting' };
+  private readonly streams = new Map<string, ModelStream>();
+  private readonly pendingDeltas = new Map<string, { kind: 'text' | 'tool'; text: string }[]>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly store = new DisposableStore();
+  private readonly _onDidChangeConnection = this.store.add(new Emitter<{ providerId: string; state: ConnectionState; message?: string }>());
+  private readonly _onDidStream = this.store.add(new Emitter<{ requestId: string; deltas: { kind: 'text' | 'tool'; text: string }[] }>());
+  private readonly _onDidEnd = this.store.add(new Emitter<{ requestId: string; outcome: StreamOutcome; message?: string; latency: LatencyFigures }>());
+  private readonly _onDidMeasure = this.store.add(new Emitter<LatencyFigures>());
+
+  readonly onDidChangeConnection: Event<{ providerId: string; state: ConnectionState; message?: string }> = this._onDidChangeConnection.event;
+  /** Deltas of running answers, batched per frame. */
+  readonly onDidStream: Event<{ requestId: string; deltas: { kind: 'text' | 'tool'; text: string }[] }> = this._onDidStream.event;
+  readonly onDidEnd: Event<{ requestId: string; outcome: StreamOutcome; message?: string; latency: LatencyFigures }> = this._onDidEnd.event;
+  /** The figures of every finished request (for the latency HUD). */
+  readonly onDidMeasure: Event<LatencyFigures> = this._onDidMeasure.event;
+
+  constructor(private readonly options: InferenceServiceOptions) {
+    this.catalog = buildCatalog(options.settings.value.providers, options.env);
+    for (const problem of this.catalog.problems) options.logger.warn(problem);
+  }
+
+  get activeProviderId(): string {
+    const chosen = this.options.settings.value.activeProvider;
+    // The environment wins for the run it is set in.
+    if (this.catalog.defaultProviderId !== 'openai') return this.catalog.defaultProviderId;
+    return chosen && this.provider(chosen) ? chosen : this.catalog.defaultProviderId;
+  }
+
+  get connectionState(): { state: ConnectionState; message?: string } {
+    return this.connection;
+  }
+
+  async listProviders(): Promise<ProvidersState> {
+    const providers = await Promise.all(
+      this.catalog.providers.map(async (provider) => {
+        const resolved = await this.options.credentials.resolve(provider);
+        return { ...provider, keySource: resolved.source, ...(resolved.variable ? { keyFromVariable: resolved.variable } : {}) };
+      }),
+    );
+    return {
+      providers,
+      activeProviderId: this.activeProviderId,
+      keychain: this.options.credentials.keychainStatus,
+      problems: [...this.catalog.problems],
+    };
+  }
+
+  async setActiveProvider(providerId: string): Promise<ProvidersState> {
+    this.requireProvider(providerId);
+    await this.options.settings.update({ activeProvider: providerId });
+    await this.restart();
+    return this.listProviders();
+  }
+
+  async setKey(providerId: string, key: string): Promise<ProvidersState> {
+    this.requireProvider(providerId);
+    await this.options.credentials.set(providerId, key);
+    if (providerId === this.activeProviderId) await this.restart();
+    return this.listProviders();
+  }
+
+  async deleteKey(providerId: string): Promise<ProvidersState> {
+    this.requireProvider(providerId);
+    await this.options.credentials.delete(providerId);
+    if (providerId === this.activeProviderId) await this.restart();
+    return this.listProviders();
+  }
+
+  /** Opens the active provider's connection ahead of use (app start, project open, hotkey). */
+  async warm(): Promise<void> {
+    const provider = await this.ensureProvider();
+    provider?.warm();
+  }
+
+  /**
+   * Starts an answer; deltas and the end arrive as events carrying the returned id.
+   *
+   * `keypressEpochMs` is the renderer's clock (performance.timeOrigin + now) at the
+   * keypress, so Flint's own overhead includes the IPC hop.
+   */
+  async ask(input: { prompt: string; depth: AnswerDepth; instructions?: string; keypressEpochMs?: number }): Promise<{ requestId: string }> {
+    const keypressAt = toLocalTime(input.keypressEpochMs);
+    const config = this.requireProvider(this.activeProviderId);
+    const provider = await this.ensureProvider();
+    if (!provider) {
+      throw new FlintFailure('unsupported', `No API key for ${config.label}. Add one in Settings, or set ${config.keyVariable ?? 'FLINT_API_KEY'}.`);
+    }
+    const requestId = randomUUID();
+    const model = input.depth === 'deep' && config.deepModel ? config.deepModel : config.model;
+    const request: StreamRequest = { model, input: input.prompt, keypressAt, ...(input.instructions !== undefined ? { instructions: input.instructions } : {}) };
+    const stream = provider.stream(request, {
+      onDelta: (kind, text) => this.queueDelta(requestId, kind, text),
+      onEnd: (end) => {
+        this.flush();
+        this.streams.delete(requestId);
+        this._onDidEnd.fire({ requestId, outcome: end.outcome, latency: end.latency, ...(end.message ? { message: end.message } : {}) });
+        this._onDidMeasure.fire(end.latency);
+      },
+    });
+    this.streams.set(requestId, stream);
+    return { requestId };
+  }
+
+  cancel(requestId: string): void {
+    this.streams.get(requestId)?.cancel();
+  }
+
+  /** Sends a tiny request to a provider and reports the outcome in plain words. */
+  async testConnection(providerId: string): Promise<ConnectionTestResult> {
+    const config = this.requireProvider(providerId);
+    const keypressAt = performance.now();
+    const resolved = await this.options.credentials.resolve(config);
+    if (!resolved.key && !config.keyOptional) {
+      return { ok: false, message: `No API key for ${config.label}. Add one above, or set ${config.keyVariable ?? 'FLINT_API_KEY'}.` };
+    }
+    const factory = this.options.factory ?? defaultProviderFactory;
+    let provider: InferenceProvider;
+    try {
+      // The active provider is tested on its own warm connection; others on a temporary one.
+      provider = (providerId === this.activeProviderId ? await this.ensureProvider() : null) ?? factory(config, resolved.key, this.options.logger);
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    const isTemporary = provider !== this.active?.provider;
+    try {
+      const stream = provider.stream({ model: config.model, input: TEST_PROMPT, keypressAt }, { onDelta: () => undefined, onEnd: () => undefined });
+      const timer = setTimeout(() => stream.cancel(), TEST_TIMEOUT_MS);
+      const end = await stream.done;
+      clearTimeout(timer);
+      this._onDidMeasure.fire(end.latency);
+      if (end.outcome === 'completed') {
+        const first = end.latency.requestToFirstDeltaMs;
+        return { ok: true, message: `Connected to ${config.model}${first !== null ? ` — first token in ${Math.round(first)} ms` : ''}.`, latency: end.latency };
+      }
+      const message = end.outcome === 'cancelled' ? `No answer within ${TEST_TIMEOUT_MS / 1000} s.` : (end.message ?? 'The test failed.');
+      return { ok: false, message, latency: end.latency };
+    } finally {
+      if (isTemporary) provider.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const stream of this.streams.values()) stream.cancel();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.closeActive();
+    this.store.dispose();
+  }
+
+  private provider(id: string): ProviderConfig | undefined {
+    return this.catalog.providers.find((provider) => provider.id === id);
+  }
+
+  private requireProvider(id: string): ProviderConfig {
+    const provider = this.provider(id);
+    if (!provider) throw new FlintFailure('not-found', `There is no provider named ${JSON.stringify(id)}.`);
+    return provider;
+  }
+
+  /** The active provider, built on first use; null when it needs a key and has none. */
+  private async ensureProvider(): Promise<InferenceProvider | null> {
+    const id = this.activeProviderId;
+    if (this.active?.id === id) return this.active.provider;
+    this.closeActive();
+    const config = this.requireProvider(id);
+    const resolved = await this.options.credentials.resolve(config);
+    if (!resolved.key && !config.keyOptional) {
+      this.setConnection(id, { state: 'no-key', message: `No API key for ${config.label}.` });
+      return null;
+    }
+    if (this.active?.id === id) return this.active.provider; // Another caller built it meanwhile.
+    let provider: InferenceProvider;
+    try {
+      provider = (this.options.factory ?? defaultProviderFactory)(config, resolved.key, this.options.logger);
+    } catch (error) {
+      const message = error instanceof InferenceFailure ? error.message : String(error);
+      this.setConnection(id, { state: 'offline', message });
+      throw new FlintFailure('invalid-input', message);
+    }
+    const subscription = provider.onDidChangeState((state) => this.setConnection(id, state));
+    this.active = { id, provider, subscription };
+    return provider;
+  }
+
+  /** Rebuilds the active provider. A provider that cannot start shows in the connection status. */
+  private async restart(): Promise<void> {
+    this.closeActive();
+    await this.warm().catch(() => undefined);
+  }
+
+  private closeActive(): void {
+    if (!this.active) return;
+    this.active.subscription.dispose();
+    this.active.provider.dispose();
+    this.active = null;
+  }
+
+  private setConnection(providerId: string, state: { state: ConnectionState; message?: string }): void {
+    if (this.connection.state === state.state && this.connection.message === state.message) return;
+    this.connection = state;
+    this._onDidChangeConnection.fire({ providerId, ...state });
+  }
+
+  private queueDelta(requestId: string, kind: 'text' | 'tool', text: string): void {
+    const list = this.pendingDeltas.get(requestId) ?? [];
+    const last = list.at(-1);
+    if (last && last.kind === kind) last.text += text;
+    else list.push({ kind, text });
+    this.pendingDeltas.set(requestId, list);
+    this.flushTimer ??= setTimeout(() => this.flush(), this.options.batchIntervalMs ?? 16);
+  }
+
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    for (const [requestId, deltas] of this.pendingDeltas) this._onDidStream.fire({ requestId, deltas });
+    this.pendingDeltas.clear();
+  }
+}
+
+/** Converts the renderer's epoch timestamp to this process's performance clock; implausible values mean "now". */
+function toLocalTime(epochMs: number | undefined): number {
+  const now = performance.now();
+  if (epochMs === undefined || !Number.isFinite(epochMs)) return now;
+  const local = epochMs - performance.timeOrigin;
+  return local <= now && now - local < 10_000 ? local : now;
+}

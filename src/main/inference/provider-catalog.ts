@@ -1,0 +1,74 @@
+/**
+ * Which providers exist: built-in presets, the user's settings.json, and for one run
+ * the environment (FLINT_PROVIDER, FLINT_BASE_URL, FLINT_MODEL, FLINT_DEEP_MODEL, FLINT_API_KEY).
+ */
+import { z } from 'zod';
+import type { ProviderConfig, ProviderKind } from '../../shared/inference-types';
+
+export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
+  { id: 'openai', kind: 'openai-responses', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.3-codex-spark', deepModel: 'gpt-5.3-codex', keyVariable: 'OPENAI_API_KEY' },
+  { id: 'xai', kind: 'openai-responses', label: 'xAI', baseUrl: 'https://api.x.ai/v1', model: 'grok-code-fast-1', keyVariable: 'XAI_API_KEY' },
+  { id: 'cerebras', kind: 'openai-chat', label: 'Cerebras', baseUrl: 'https://api.cerebras.ai/v1', model: 'gpt-oss-120b', keyVariable: 'CEREBRAS_API_KEY' },
+  { id: 'groq', kind: 'openai-chat', label: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', model: 'openai/gpt-oss-120b', keyVariable: 'GROQ_API_KEY' },
+  { id: 'openrouter', kind: 'openai-chat', label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', model: 'openai/gpt-oss-120b', keyVariable: 'OPENROUTER_API_KEY' },
+  { id: 'ollama', kind: 'openai-chat', label: 'Ollama (local)', baseUrl: 'http://localhost:11434/v1', model: 'qwen3-coder', keyOptional: true },
+  { id: 'lm-studio', kind: 'openai-chat', label: 'LM Studio (local)', baseUrl: 'http://localhost:1234/v1', model: 'local-model', keyOptional: true },
+  { id: 'llama-cpp', kind: 'openai-chat', label: 'llama.cpp server (local)', baseUrl: 'http://localhost:8080/v1', model: 'default', keyOptional: true },
+];
+
+/** The id of the provider built from environment variables for one run. */
+export const ENVIRONMENT_PROVIDER_ID = 'environment';
+
+/** A provider entry in settings.json; unknown ids add providers, known ids override presets. */
+export const ProviderConfigSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, . _ -'),
+    kind: z.enum(['openai-responses', 'openai-chat']),
+    label: z.string().min(1).max(80),
+    baseUrl: z.string().url(),
+    model: z.string().min(1).max(200),
+    deepModel: z.string().min(1).max(200).optional(),
+    keyVariable: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+    keyOptional: z.boolean().optional(),
+  })
+  .strict();
+
+export interface Catalog {
+  providers: ProviderConfig[];
+  /** The provider in use unless the user picks another. */
+  defaultProviderId: string;
+  /** Problems with the environment or settings, for a notice. */
+  problems: string[];
+}
+
+export function buildCatalog(fromSettings: readonly unknown[], env: NodeJS.ProcessEnv): Catalog {
+  const problems: string[] = [];
+  const providers = new Map(BUILT_IN_PROVIDERS.map((provider) => [provider.id, { ...provider }]));
+  for (const raw of fromSettings) {
+    const parsed = ProviderConfigSchema.safeParse(raw);
+    if (parsed.success) providers.set(parsed.data.id, parsed.data);
+    else problems.push(`A provider in settings.json was ignored: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+  }
+  let defaultProviderId = 'openai';
+  const kind = env.FLINT_PROVIDER;
+  if (kind !== undefined || env.FLINT_BASE_URL !== undefined || env.FLINT_MODEL !== undefined || env.FLINT_DEEP_MODEL !== undefined) {
+    const resolvedKind: ProviderKind | null = kind === undefined ? 'openai-responses' : kind === 'openai-responses' || kind === 'openai-chat' ? kind : null;
+    if (resolvedKind === null) {
+      problems.push(`FLINT_PROVIDER must be openai-responses or openai-chat, not ${JSON.stringify(kind)}.`);
+    } else {
+      const base = resolvedKind === 'openai-responses' ? providers.get('openai')! : providers.get('cerebras')!;
+      providers.set(ENVIRONMENT_PROVIDER_ID, {
+        id: ENVIRONMENT_PROVIDER_ID,
+        kind: resolvedKind,
+        label: 'From environment (FLINT_*)',
+        baseUrl: env.FLINT_BASE_URL ?? base.baseUrl,
+        model: env.FLINT_MODEL ?? base.model,
+        deepModel: env.FLINT_DEEP_MODEL ?? (env.FLINT_MODEL === undefined ? base.deepModel : undefined),
+        keyVariable: 'FLINT_API_KEY',
+        keyOptional: undefined,
+      });
+      defaultProviderId = ENVIRONMENT_PROVIDER_ID;
+    }
+  }
+  return { providers: [...providers.values()], defaultProviderId, problems };
+}
