@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { ServeClient } from './serve-client';
 import { median, percentile, round } from './statistics';
+import { measureSocket } from './socket-bench';
 import { syntheticProject } from './synthetic-project';
 
 interface Figure {
@@ -48,6 +49,13 @@ async function main(): Promise<void> {
     await serve.stop();
     await rm(config, { recursive: true, force: true });
   }
+
+  const socket = await measureSocket(log);
+  figures.push(
+    { name: 'socket_send_p95_ms', value: socket.socket_send_p95_ms, unit: 'ms', budget: '≤ 5' },
+    { name: 'socket_reconnect_ms', value: socket.socket_reconnect_ms, unit: 'ms', budget: '≤ 5' },
+    { name: 'stream_overhead_pct', value: socket.stream_overhead_pct, unit: '%', budget: '≤ 5' },
+  );
 
   if (json) {
     process.stdout.write(`${JSON.stringify(Object.fromEntries(figures.map((figure) => [figure.name, figure.value])))}\n`);

@@ -241,8 +241,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       send(client, deltaEvent(draft, sequence, piece));
       if (fault === 'stall') stream.stop();
     });
-    client.once('close', () => stream.stop());
-    if ((await stream.done) !== 'finished') return;
+    const stopOnClose = (): void => stream.stop();
+    client.once('close', stopOnClose);
+    const how = await stream.done;
+    client.off('close', stopOnClose);
+    if (how !== 'finished') return;
     for (const event of closingEvents(draft, sequence, text, { inputTokens, outputTokens: tokens.length })) send(client, event);
     known.add(draft.id);
   }

@@ -1,11 +1,12 @@
 /**
  * The app shell: welcome screen or project view, notices, status bar.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useAppState } from './features/app-state/use-app-state';
 import { FileView } from './features/file-view/FileView';
 import { FolderPathForm } from './features/open-folder/FolderPathForm';
 import { OpenFolder } from './features/open-folder/OpenFolder';
+import { SettingsDialog } from './features/settings/SettingsDialog';
 import { StatusBar } from './features/status-bar/StatusBar';
 import { FileTree } from './features/tree/FileTree';
 import { flint } from './lib/flint';
@@ -13,6 +14,19 @@ import { flint } from './lib/flint';
 export function App() {
   const { state, tree, dispatch, reportError, openFolder, updateSettings } = useAppState();
   const [isPromptOpen, setPromptOpen] = useState(false);
+  const [isSettingsOpen, setSettingsOpen] = useState(false);
+
+  useEffect(() => {
+    // Ctrl+, (Cmd+, on macOS) opens Settings, as in most editors.
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if ((event.ctrlKey || event.metaKey) && event.key === ',') {
+        event.preventDefault();
+        setSettingsOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
   const canChooseFolder = state.info?.canChooseFolder ?? false;
 
   const chooseFolder = useCallback(() => {
@@ -53,6 +67,9 @@ export function App() {
             <button type="button" onClick={() => void flint.closeProject({})}>
               Close
             </button>
+            <button type="button" onClick={() => setSettingsOpen(true)} title="Settings (Ctrl+,)">
+              Settings
+            </button>
           </header>
           <div className="workspace">
             <FileTree
@@ -92,7 +109,15 @@ export function App() {
           ))}
         </ul>
       )}
-      <StatusBar indexing={state.indexing} entryCount={tree.size} currentFile={state.currentFile} />
+      <StatusBar
+        indexing={state.indexing}
+        entryCount={tree.size}
+        currentFile={state.currentFile}
+        connection={state.connection}
+        latency={state.latency}
+        onOpenSettings={() => setSettingsOpen(true)}
+      />
+      {isSettingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
     </div>
   );
 }

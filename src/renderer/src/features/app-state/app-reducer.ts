@@ -1,7 +1,8 @@
 /**
  * The renderer's state apart from the tree itself (which lives in a mutable TreeModel).
  */
-import type { AppInfo, AppState, UiSettings } from '../../../../shared/contract';
+import type { AppInfo, AppState, ConnectionStatus, UiSettings } from '../../../../shared/contract';
+import type { LatencyFigures } from '../../../../shared/inference-types';
 import type { CurrentFile, ProjectInfo } from '../../../../shared/project-types';
 
 export interface Notice {
@@ -23,6 +24,9 @@ export interface ViewState {
   notices: Notice[];
   /** The file shown in the view. */
   openFile: string | null;
+  connection: ConnectionStatus | null;
+  /** The last request's figures, for the latency HUD. */
+  latency: LatencyFigures | null;
 }
 
 export type ViewAction =
@@ -37,7 +41,9 @@ export type ViewAction =
   | { type: 'settings'; settings: UiSettings }
   | { type: 'notice'; level: Notice['level']; message: string }
   | { type: 'dismissNotice'; id: number }
-  | { type: 'openFile'; path: string | null };
+  | { type: 'openFile'; path: string | null }
+  | { type: 'connection'; connection: ConnectionStatus }
+  | { type: 'latency'; latency: LatencyFigures };
 
 export const initialViewState: ViewState = {
   info: null,
@@ -49,6 +55,8 @@ export const initialViewState: ViewState = {
   settings: { showIgnored: false },
   notices: [],
   openFile: null,
+  connection: null,
+  latency: null,
 };
 
 /** How many notices stay on screen; older ones drop off. */
@@ -69,6 +77,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         recent: action.state.recent,
         settings: action.state.settings,
         treeVersion: state.treeVersion + 1,
+        connection: action.state.connection,
+        latency: action.state.lastLatency ?? state.latency,
       };
     case 'opened':
       return { ...state, project: action.project, indexing: 0, openFile: null, treeVersion: state.treeVersion + 1 };
@@ -93,6 +103,10 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return { ...state, notices: state.notices.filter((notice) => notice.id !== action.id) };
     case 'openFile':
       return { ...state, openFile: action.path };
+    case 'connection':
+      return { ...state, connection: action.connection };
+    case 'latency':
+      return { ...state, latency: action.latency };
     default: {
       const exhaustive: never = action;
       return exhaustive;

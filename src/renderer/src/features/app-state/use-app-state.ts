@@ -56,6 +56,8 @@ export function useAppState(): AppStateHandle {
       flint.on('currentFile:changed', (currentFile) => dispatch({ type: 'currentFile', currentFile })),
       flint.on('recent:changed', ({ recent }) => dispatch({ type: 'recent', recent })),
       flint.on('app:notice', ({ level, message }) => dispatch({ type: 'notice', level, message })),
+      flint.on('inference:connection', (connection) => dispatch({ type: 'connection', connection })),
+      flint.on('inference:latency', (latency) => dispatch({ type: 'latency', latency })),
     ];
     const onReconnected = (): void => void load();
     window.addEventListener(RECONNECTED_EVENT, onReconnected);
