@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, launchChromium } from '../helpers/chromium';
+import { eventually, openFlintPage } from '../helpers/chromium';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'sample-project');
@@ -18,7 +18,7 @@ describe('the serve shell in Chromium', () => {
   let serve: ServeProcess;
   let browser: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   const treeItem = (name: string) => page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true });
   const fileViewText = () => page.getByLabel('File view').locator('.cm-content').innerText();
@@ -38,11 +38,7 @@ describe('the serve shell in Chromium', () => {
       await writeFile(join(project, path), contents);
     }
     serve = await startServeProcess([project], { FLINT_CONFIG_DIR: join(workspace, 'config') });
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(serve.url);
+    ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
   });
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeytarSecretStore } from '../../src/main/credentials/keytar-secret-store';
-import { eventually, launchChromium } from '../helpers/chromium';
+import { eventually, openFlintPage } from '../helpers/chromium';
 import { startSecretService, type SecretService } from '../helpers/secret-service';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { startSimulator, type Simulator } from '../sim/simulator';
@@ -26,7 +26,7 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
   let browser: BrowserContext;
   let page: Page;
   let keychain: KeytarSecretStore;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   const card = () => page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'From environment (FLINT_*)' });
   const keyStatus = () => card().getByLabel('Key status for From environment (FLINT_*)').innerText();
@@ -46,11 +46,7 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
       OPENAI_API_KEY: '',
       DBUS_SESSION_BUS_ADDRESS: keyring.busAddress,
     });
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(serve.url);
+    ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
   });
 
   afterAll(async () => {

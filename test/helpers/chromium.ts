@@ -4,7 +4,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.FLINT_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -36,4 +36,15 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+}
+
+/** A browser on Flint's page, collecting console errors and page errors (CSP violations show up there). */
+export async function openFlintPage(url: string): Promise<{ browser: BrowserContext; page: Page; errors: string[] }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  return { browser, page, errors };
 }

@@ -15,6 +15,7 @@ import type { Logger } from '../../logger';
 import { checkKeyIsSendable, failureFromNetwork, failureFromStatus, InferenceFailure } from '../inference-failure';
 import { LatencyRecorder } from '../latency-recorder';
 import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
+import { StreamEnding } from '../stream-ending';
 
 export interface ChatCompletionsProviderOptions {
   baseUrl: string;
@@ -72,16 +73,8 @@ export class ChatCompletionsProvider implements InferenceProvider {
     const latency = new LatencyRecorder(request.model, request.keypressAt ?? performance.now());
     let controller = new AbortController();
     let cancelled = false;
-    let ended = false;
-    let settle: (end: StreamEnd) => void = () => undefined;
-    const done = new Promise<StreamEnd>((resolve) => (settle = resolve));
-    const end = (outcome: StreamEnd['outcome'], message?: string): void => {
-      if (ended) return;
-      ended = true;
-      const result: StreamEnd = { outcome, message, latency: latency.figures() };
-      sink.onEnd(result);
-      settle(result);
-    };
+    const ending = new StreamEnding(sink, latency);
+    const end = (outcome: StreamEnd['outcome'], message?: string): void => ending.end(outcome, message);
 
     const attempt = async (): Promise<{ delivered: boolean; failure?: InferenceFailure; finish?: string | null }> => {
       let delivered = false;
@@ -155,12 +148,12 @@ export class ChatCompletionsProvider implements InferenceProvider {
 
     return {
       cancel: () => {
-        if (ended) return;
+        if (ending.isEnded) return;
         cancelled = true;
         controller.abort();
         end('cancelled');
       },
-      done,
+      done: ending.done,
     };
   }
 

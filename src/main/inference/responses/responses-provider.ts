@@ -9,6 +9,7 @@ import type { Logger } from '../../logger';
 import { checkKeyIsSendable, failureFromStatus, InferenceFailure } from '../inference-failure';
 import { LatencyRecorder } from '../latency-recorder';
 import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
+import { StreamEnding } from '../stream-ending';
 import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool';
 import { ResponsesSocket, type ResponsesServerEvent } from './responses-socket';
 
@@ -101,16 +102,8 @@ export class ResponsesProvider implements InferenceProvider {
     const latency = new LatencyRecorder(request.model, request.keypressAt ?? performance.now());
     let cancelled = false;
     let active: ResponsesSocket | null = null;
-    let settle: (end: StreamEnd) => void = () => undefined;
-    const done = new Promise<StreamEnd>((resolve) => (settle = resolve));
-    let ended = false;
-    const end = (outcome: StreamEnd['outcome'], message?: string): void => {
-      if (ended) return;
-      ended = true;
-      const result: StreamEnd = { outcome, message, latency: latency.figures() };
-      sink.onEnd(result);
-      settle(result);
-    };
+    const ending = new StreamEnding(sink, latency);
+    const end = (outcome: StreamEnd['outcome'], message?: string): void => ending.end(outcome, message);
     const guardedSink: StreamSink = {
       onDelta: (kind, text) => {
         if (!cancelled) sink.onDelta(kind, text);
@@ -161,13 +154,13 @@ export class ResponsesProvider implements InferenceProvider {
 
     return {
       cancel: () => {
-        if (ended) return;
+        if (ending.isEnded) return;
         cancelled = true;
         // No cancel event exists in this protocol: closing the socket is how the server learns.
         if (active) this.pool.discard(active);
         end('cancelled');
       },
-      done,
+      done: ending.done,
     };
   }
 
