@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { parseAnswer } from './collect-answer';
+import { EditStreamParser } from './edit-stream-parser';
+import { newLinesOf, oldLinesOf, type EditEvent } from './edit-types';
+import * as fixtures from './fixtures/answers';
+
+describe('EditStreamParser: V4A', () => {
+  it('reads files, hunks, hints and the prose around them', () => {
+    const answer = parseAnswer(fixtures.V4A_TWO_HUNKS);
+    expect(answer.prose).toEqual(["I'll rename the helper and fix the off-by-one.", '', '', 'Both changes keep the exports.']);
+    expect(answer.problems).toEqual([]);
+    expect(answer.files).toHaveLength(1);
+    const [file] = answer.files;
+    expect(file).toMatchObject({ operation: 'update', path: 'src/math.ts' });
+    expect(file!.hunks.map((hunk) => hunk.contextHints)).toEqual([['export function range'], []]);
+    expect(file!.hunks.every((hunk) => hunk.complete)).toBe(true);
+    expect(oldLinesOf(file!.hunks[1]!.lines)).toEqual(['export function sum(values: number[]) {', '  let total = 1;', '  for (const value of values) total += value;']);
+    expect(newLinesOf(file!.hunks[1]!.lines)).toEqual(['export function sum(values: number[]) {', '  let total = 0;', '  for (const value of values) total += value;']);
+  });
+
+  it('reads Add, Delete and Move with nested hints and End of File', () => {
+    const answer = parseAnswer(fixtures.V4A_ADD_DELETE_MOVE);
+    expect(answer.files.map((file) => [file.operation, file.path, file.moveTo])).toEqual([
+      ['add', 'src/new-module.ts', undefined],
+      ['delete', 'src/obsolete.ts', undefined],
+      ['update', 'src/old-name.ts', 'src/new-name.ts'],
+    ]);
+    expect(newLinesOf(answer.files[0]!.hunks[0]!.lines)).toEqual(['export const created = true;', '', 'export function hello(): string {', "  return 'hi';", '}']);
+    expect(answer.files[1]!.hunks).toEqual([]);
+    expect(answer.files[2]!.hunks[0]).toMatchObject({ contextHints: ['class Greeter', 'greet()'], atEndOfFile: true, complete: true });
+    expect(answer.problems).toEqual([]);
+  });
+
+  it('completes a patch that lacks End Patch, and says so', () => {
+    const answer = parseAnswer(fixtures.MISSING_END_PATCH);
+    expect(answer.files[0]!.hunks[0]!.complete).toBe(true);
+    expect(answer.problems).toEqual(['The patch ended without "*** End Patch".']);
+  });
+
+  it('ignores stray markers and unknown headers, reporting each', () => {
+    const answer = parseAnswer(fixtures.STRAY_MARKERS);
+    expect(answer.files.map((file) => file.path)).toEqual(['a.ts']);
+    expect(answer.problems).toEqual([
+      'A stray "=======" marker outside a search/replace block was ignored.',
+      'A second "*** Begin Patch" was ignored.',
+      'An unknown marker "*** Frobnicate File: x" was ignored.',
+      'A stray ">>>>>>> REPLACE" marker outside a search/replace block was ignored.',
+    ]);
+  });
+
+  it('reads unprefixed lines as context and reports empty hunks', () => {
+    const answer = parseAnswer(fixtures.UNPREFIXED_AND_EMPTY);
+    const hunks = answer.files[0]!.hunks;
+    expect(hunks).toHaveLength(1);
+    expect(hunks[0]!.contextHints).toEqual(['first']);
+    expect(hunks[0]!.lines).toEqual([
+      { kind: 'context', text: 'context' },
+      { kind: 'context', text: 'this line lost its prefix' },
+      { kind: 'remove', text: 'old' },
+      { kind: 'context', text: '' },
+      { kind: 'add', text: 'new' },
+    ]);
+    expect(answer.problems).toEqual([
+      'An unprefixed line in a hunk was read as context: "this line lost its prefix".',
+      'An empty hunk (no lines) has nothing to apply.',
+    ]);
+  });
+
+  it('ignores line numbers in unified-diff headers but keeps their hint', () => {
+    const answer = parseAnswer(fixtures.UNIFIED_HEADERS);
+    expect(answer.files[0]!.hunks[0]!.contextHints).toEqual(['function compute() {']);
+    expect(answer.problems[0]).toContain('Line numbers');
+  });
+
+  it('accepts file headers without Begin Patch, and CRLF line endings', () => {
+    expect(parseAnswer(fixtures.NO_BEGIN_PATCH).files[0]!.hunks[0]!.lines).toHaveLength(2);
+    expect(parseAnswer(fixtures.NO_BEGIN_PATCH).problems[0]).toContain('without "*** Begin Patch"');
+    expect(parseAnswer(fixtures.CRLF).files[0]!.hunks[0]!.lines).toEqual([
+      { kind: 'remove', text: 'old' },
+      { kind: 'add', text: 'new' },
+    ]);
+  });
+});
+
+describe('EditStreamParser: search/replace', () => {
+  it('reads blocks with the path line before them, fences and bold paths included', () => {
+    const answer = parseAnswer(fixtures.SEARCH_REPLACE);
+    expect(answer.files.map((file) => [file.path, file.hunks.length])).toEqual([
+      ['src/app.py', 2],
+      ['src/util.py', 1],
+    ]);
+    expect(oldLinesOf(answer.files[0]!.hunks[0]!.lines)).toEqual(['def main():', '    print("hello")']);
+    expect(newLinesOf(answer.files[0]!.hunks[0]!.lines)).toEqual(['def main() -> None:', '    print("hello, world")']);
+    expect(answer.problems).toEqual([]);
+  });
+
+  it('keeps a block without REPLACE partial, and a block without a path unmatched', () => {
+    const cut = parseAnswer('a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n');
+    expect(cut.files[0]!.hunks[0]!.complete).toBe(false);
+    expect(cut.problems[0]).toContain('partial');
+    const pathless = parseAnswer('Fix:\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n');
+    expect(pathless.files[0]!.path).toBe('');
+    expect(pathless.problems[0]).toContain('without a file path');
+  });
+});
+
+describe('EditStreamParser: streaming', () => {
+  it('gives the same answer for every split point of every fixture', () => {
+    for (const [name, text] of Object.entries(fixtures.ALL_FIXTURES)) {
+      const whole = parseAnswer(text);
+      for (let split = 1; split < text.length; split += 1) {
+        expect(parseAnswer(text, [split, text.length]), `${name} split at ${split}`).toEqual(whole);
+      }
+    }
+  });
+
+  it('gives the same answer for random chunkings, down to one character at a time', () => {
+    const random = seeded(7);
+    for (const text of Object.values(fixtures.ALL_FIXTURES)) {
+      const whole = parseAnswer(text);
+      expect(parseAnswer(text, [1])).toEqual(whole);
+      for (let trial = 0; trial < 20; trial += 1) {
+        const sizes = Array.from({ length: 8 }, () => 1 + Math.floor(random() * 12));
+        expect(parseAnswer(text, sizes)).toEqual(whole);
+      }
+    }
+  });
+
+  it('emits a hunk line as soon as its newline arrives, not at the end', () => {
+    const events: EditEvent[] = [];
+    const parser = new EditStreamParser((event) => events.push(event));
+    parser.push('*** Begin Patch\n*** Update File: a.ts\n@@\n-old\n+ne');
+    expect(events.filter((event) => event.type === 'hunk-line')).toHaveLength(1);
+    parser.push('w\n');
+    expect(events.filter((event) => event.type === 'hunk-line')).toHaveLength(2);
+  });
+
+  it('leaves the hunk a truncated stream was writing partial, dropping its unfinished line', () => {
+    const answer = parseAnswer(fixtures.V4A_TWO_HUNKS.slice(0, fixtures.V4A_TWO_HUNKS.indexOf('+  let total = 0;') + 5), [17], true);
+    const hunks = answer.files[0]!.hunks;
+    expect(hunks[0]!.complete).toBe(true);
+    expect(hunks[1]!.complete).toBe(false);
+    expect(hunks[1]!.lines.at(-1)).toEqual({ kind: 'remove', text: '  let total = 1;' });
+    expect(answer.truncated).toBe(true);
+  });
+
+  it('parses a 5 MB answer', () => {
+    const hunk = '@@\n-old line\n+new line\n';
+    const text = `*** Begin Patch\n*** Update File: big.ts\n${hunk.repeat(Math.ceil((5 * 1024 * 1024) / hunk.length))}*** End Patch\n`;
+    const answer = parseAnswer(text, [4096]);
+    expect(answer.files[0]!.hunks.length).toBeGreaterThan(200_000);
+    expect(answer.problems).toEqual([]);
+  });
+});
+
+describe('EditStreamParser: fuzzing', () => {
+  const alphabet = ['*** Begin Patch\n', '*** End Patch\n', '*** Update File: a\n', '*** Add File: b\n', '*** Delete File: c\n', '*** Move to: d\n', '@@\n', '@@ x\n', '-a\n', '+b\n', ' c\n', '\n', '<<<<<<< SEARCH\n', '=======\n', '>>>>>>> REPLACE\n', 'path.ts\n', '*** End of File\n', 'text', '\r\n', '\u0000', '💥', '*', '@'];
+
+  it('never throws, always finishes, and keeps hunk events in order, on random and mutated streams', () => {
+    const random = seeded(42);
+    const sources = [...Object.values(fixtures.ALL_FIXTURES)];
+    for (let trial = 0; trial < 2000; trial += 1) {
+      let text: string;
+      if (trial % 2 === 0) {
+        text = Array.from({ length: 1 + Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      } else {
+        const base = sources[trial % sources.length]!;
+        const at = Math.floor(random() * base.length);
+        const cut = Math.floor(random() * 20);
+        text = base.slice(0, at) + alphabet[Math.floor(random() * alphabet.length)] + base.slice(at + cut);
+      }
+      const events: EditEvent[] = [];
+      const parser = new EditStreamParser((event) => events.push(event));
+      for (let offset = 0; offset < text.length; offset += 1 + Math.floor(random() * 9)) parser.push(text.slice(offset, offset + 1 + Math.floor(random() * 9)));
+      parser.finish(random() < 0.5);
+      expect(events.at(-1)?.type).toBe('done');
+      const open = new Set<number>();
+      for (const event of events) {
+        if (event.type === 'hunk-open') open.add(event.hunkIndex);
+        if (event.type === 'hunk-line' || event.type === 'hunk-complete') expect(open.has(event.hunkIndex)).toBe(true);
+        if (event.type === 'hunk-complete') open.delete(event.hunkIndex);
+      }
+    }
+  });
+});
+
+/** A small deterministic PRNG (mulberry32), so failures reproduce. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,307 @@
+/**
+ * The streaming edit parser: model deltas in, edit events out, as soon as they are knowable.
+ *
+ * Invariants (tested on every split point of every fixture, and fuzzed):
+ * - Deltas of any size give the same events: the parser acts on whole lines only, and the
+ *   unfinished tail of the stream waits in a buffer until its newline (or the end) arrives.
+ * - Nothing is dropped silently: whatever is repaired or ignored becomes a `problem` event.
+ * - Events of a hunk come in order: hunk-open, hunk-line…, then hunk-complete — or no
+ *   hunk-complete at all if the stream was truncated inside it (the hunk is partial).
+ * - Never throws on any input; work per delta is linear in its length.
+ *
+ * Formats: the V4A apply_patch envelope (`*** Begin Patch` … `*** End Patch`) and
+ * search/replace blocks (`path` line, `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE`).
+ */
+import type { EditEvent, FileOperation, HunkLine } from './edit-types';
+
+/** Where the parser is. */
+type Mode =
+  /** Outside any edit: lines are prose. */
+  | 'prose'
+  /** Inside a V4A envelope, between file sections. */
+  | 'patch'
+  /** Inside `*** Update File:`; hunks follow. */
+  | 'update'
+  /** Inside `*** Add File:`; `+` lines follow. */
+  | 'add'
+  /** In a search/replace block, before `=======`. */
+  | 'search'
+  /** In a search/replace block, after `=======`. */
+  | 'replace';
+
+const FILE_HEADER = /^\*\*\* (Update|Add|Delete) File:\s*(.*?)\s*$/;
+const UNIFIED_HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$/;
+const SEARCH_MARKER = /^<{5,9} ?SEARCH\s*$/;
+const DIVIDER_MARKER = /^={5,9}\s*$/;
+const REPLACE_MARKER = /^>{5,9} ?REPLACE\s*$/;
+
+export class EditStreamParser {
+  private buffer = '';
+  private mode: Mode = 'prose';
+  private lineNumber = 0;
+  private fileIndex = -1;
+  private hunkIndex = -1;
+  /** A hunk has been opened and not completed. */
+  private hunkOpen = false;
+  private hunkHasLines = false;
+  /** `@@` hints read since the last hunk line, for the next hunk. */
+  private pendingHints: string[] = [];
+  /** An `@@` header was read and no line has followed it yet. */
+  private headerPending = false;
+  /** The last prose line that looks like a file path (search/replace names files that way). */
+  private pathCandidate: string | null = null;
+  private searchReplacePath: string | null = null;
+  private sawPatchEnvelope = false;
+  private finished = false;
+
+  constructor(private readonly emit: (event: EditEvent) => void) {}
+
+  /** Feeds the next piece of the answer. */
+  push(delta: string): void {
+    if (this.finished || delta.length === 0) return;
+    this.buffer += delta;
+    let newline = this.buffer.indexOf('\n');
+    if (newline === -1) return;
+    let start = 0;
+    while (newline !== -1) {
+      this.line(this.buffer.slice(start, newline));
+      start = newline + 1;
+      newline = this.buffer.indexOf('\n', start);
+    }
+    this.buffer = this.buffer.slice(start);
+  }
+
+  /**
+   * Ends the answer. `truncated` means the stream stopped early (interrupt, drop): an
+   * unfinished last line is discarded and an open hunk stays partial.
+   */
+  finish(truncated: boolean): void {
+    if (this.finished) return;
+    if (!truncated && this.buffer.length > 0) this.line(this.buffer);
+    this.buffer = '';
+    this.finished = true;
+    if (!truncated) this.closeAtEnd();
+    this.emit({ type: 'done', truncated });
+  }
+
+  private line(raw: string): void {
+    this.lineNumber += 1;
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    switch (this.mode) {
+      case 'prose':
+        return this.proseLine(text);
+      case 'patch':
+        return this.patchLine(text);
+      case 'update':
+        return this.updateLine(text);
+      case 'add':
+        return this.addLine(text);
+      case 'search':
+      case 'replace':
+        return this.searchReplaceLine(text);
+      default: {
+        const exhaustive: never = this.mode;
+        return exhaustive;
+      }
+    }
+  }
+
+  private proseLine(text: string): void {
+    const trimmed = text.trim();
+    if (trimmed === '*** Begin Patch') {
+      this.mode = 'patch';
+      this.sawPatchEnvelope = true;
+      return;
+    }
+    if (FILE_HEADER.test(trimmed)) {
+      this.problem('A file header came without "*** Begin Patch"; read as a patch anyway.');
+      this.mode = 'patch';
+      return this.patchLine(trimmed);
+    }
+    if (SEARCH_MARKER.test(trimmed)) return this.openSearch();
+    if (DIVIDER_MARKER.test(trimmed) || REPLACE_MARKER.test(trimmed)) {
+      this.problem(`A stray "${trimmed}" marker outside a search/replace block was ignored.`);
+      return;
+    }
+    const candidate = asPathCandidate(trimmed);
+    if (candidate !== null) this.pathCandidate = candidate;
+    this.emit({ type: 'prose', text });
+  }
+
+  private patchLine(text: string): void {
+    const trimmed = text.trim();
+    const header = FILE_HEADER.exec(trimmed);
+    if (header) return this.openFile(header[1]!.toLowerCase() as FileOperation, header[2]!);
+    if (trimmed === '*** End Patch') {
+      this.mode = 'prose';
+      return;
+    }
+    if (trimmed === '*** Begin Patch') return this.problem('A second "*** Begin Patch" was ignored.');
+    if (trimmed === '') return;
+    if (trimmed.startsWith('***')) return this.problem(`An unknown marker "${trimmed.slice(0, 60)}" was ignored.`);
+    this.problem('Text between file sections of a patch was shown as prose.');
+    this.emit({ type: 'prose', text });
+  }
+
+  private openFile(operation: FileOperation, path: string): void {
+    this.closeHunk();
+    if (path === '') {
+      this.problem(`A "${operation}" file header without a path was ignored.`);
+      this.mode = 'patch';
+      return;
+    }
+    this.fileIndex += 1;
+    this.emit({ type: 'file', fileIndex: this.fileIndex, operation, path });
+    this.pendingHints = [];
+    if (operation === 'update') this.mode = 'update';
+    else if (operation === 'add') {
+      this.mode = 'add';
+      this.openHunk();
+    } else this.mode = 'patch';
+  }
+
+  private updateLine(text: string): void {
+    const trimmed = text.trim();
+    if (trimmed.startsWith('*** ')) {
+      const move = /^\*\*\* Move to:\s*(.*?)\s*$/.exec(trimmed);
+      if (move) {
+        if (this.hunkIndex >= 0 && this.hunkOpen) this.problem('"*** Move to:" after a hunk was applied to the file anyway.');
+        return this.emit({ type: 'move', fileIndex: this.fileIndex, to: move[1]! });
+      }
+      if (trimmed === '*** End of File') {
+        if (this.hunkOpen) this.emit({ type: 'hunk-at-end', hunkIndex: this.hunkIndex });
+        else this.problem('"*** End of File" outside a hunk was ignored.');
+        return this.closeHunk();
+      }
+      this.closeHunk();
+      return this.patchLine(trimmed);
+    }
+    if (text.startsWith('@@')) {
+      // Stacked `@@` lines (class, then method) narrow one hunk; they are not empty hunks.
+      this.closeHunk(false);
+      this.headerPending = true;
+      const unified = UNIFIED_HUNK_HEADER.exec(text);
+      if (unified) {
+        this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
+        if (unified[1]!.trim()) this.pendingHints.push(unified[1]!.trim());
+      } else if (text.slice(2).trim()) {
+        this.pendingHints.push(text.slice(2).trim());
+      }
+      return;
+    }
+    const prefix = text[0];
+    if (prefix === ' ' || prefix === '-' || prefix === '+') {
+      return this.hunkLine({ kind: prefix === ' ' ? 'context' : prefix === '-' ? 'remove' : 'add', text: text.slice(1) });
+    }
+    // Models often drop the space that prefixes an empty context line.
+    if (text === '') return this.hunkLine({ kind: 'context', text: '' });
+    this.problem(`An unprefixed line in a hunk was read as context: ${JSON.stringify(text.slice(0, 60))}.`);
+    this.hunkLine({ kind: 'context', text });
+  }
+
+  private addLine(text: string): void {
+    const trimmed = text.trim();
+    if (trimmed.startsWith('*** ') && (FILE_HEADER.test(trimmed) || trimmed === '*** End Patch' || trimmed === '*** Begin Patch')) {
+      this.closeHunk();
+      this.mode = 'patch';
+      return this.patchLine(trimmed);
+    }
+    if (text.startsWith('+')) return this.hunkLine({ kind: 'add', text: text.slice(1) });
+    this.problem(`A line of a new file without "+" was added as written: ${JSON.stringify(text.slice(0, 60))}.`);
+    this.hunkLine({ kind: 'add', text });
+  }
+
+  private openSearch(): void {
+    const path = this.pathCandidate;
+    if (path === null) {
+      this.problem('A search/replace block without a file path before it cannot be applied; it is shown as unmatched.');
+    }
+    const resolved = path ?? '';
+    if (resolved !== this.searchReplacePath || this.fileIndex < 0) {
+      this.fileIndex += 1;
+      this.searchReplacePath = resolved;
+      this.emit({ type: 'file', fileIndex: this.fileIndex, operation: 'update', path: resolved });
+    }
+    this.mode = 'search';
+    this.openHunk();
+  }
+
+  private searchReplaceLine(text: string): void {
+    const trimmed = text.trim();
+    if (this.mode === 'search' && DIVIDER_MARKER.test(trimmed)) {
+      this.mode = 'replace';
+      return;
+    }
+    if (REPLACE_MARKER.test(trimmed)) {
+      if (this.mode === 'search') this.problem('A search/replace block had no "=======" divider; its replacement is empty.');
+      this.closeHunk();
+      this.mode = 'prose';
+      return;
+    }
+    this.hunkLine({ kind: this.mode === 'search' ? 'remove' : 'add', text });
+  }
+
+  private openHunk(): void {
+    this.headerPending = false;
+    this.hunkIndex += 1;
+    this.hunkOpen = true;
+    this.hunkHasLines = false;
+    this.emit({ type: 'hunk-open', hunkIndex: this.hunkIndex, fileIndex: this.fileIndex, contextHints: this.pendingHints });
+    this.pendingHints = [];
+  }
+
+  private hunkLine(line: HunkLine): void {
+    if (!this.hunkOpen) this.openHunk();
+    this.hunkHasLines = true;
+    this.emit({ type: 'hunk-line', hunkIndex: this.hunkIndex, line });
+  }
+
+  /** Closes the open hunk; at a section's end also reports an `@@` that no line followed. */
+  private closeHunk(endOfSection = true): void {
+    if (endOfSection && this.headerPending) {
+      this.headerPending = false;
+      this.pendingHints = [];
+      this.problem('An empty hunk (no lines) has nothing to apply.');
+    }
+    if (!this.hunkOpen) return;
+    this.hunkOpen = false;
+    if (!this.hunkHasLines) this.problem('An empty hunk (no lines) has nothing to apply.');
+    this.emit({ type: 'hunk-complete', hunkIndex: this.hunkIndex });
+  }
+
+  /** The answer completed normally: close what is open, naming what was missing. */
+  private closeAtEnd(): void {
+    switch (this.mode) {
+      case 'update':
+      case 'add':
+      case 'patch':
+        if (this.sawPatchEnvelope || this.mode !== 'patch') this.problem('The patch ended without "*** End Patch".');
+        this.closeHunk();
+        break;
+      case 'search':
+      case 'replace':
+        // Without its REPLACE marker the block may be cut short: keep it partial, never apply it.
+        this.problem('A search/replace block ended without ">>>>>>> REPLACE"; it is partial and can only be discarded.');
+        this.hunkOpen = false;
+        break;
+      case 'prose':
+        break;
+      default: {
+        const exhaustive: never = this.mode;
+        return exhaustive;
+      }
+    }
+    this.mode = 'prose';
+  }
+
+  private problem(message: string): void {
+    this.emit({ type: 'problem', message, lineNumber: this.lineNumber });
+  }
+}
+
+/** A prose line that could name a file for the search/replace block after it. */
+function asPathCandidate(line: string): string | null {
+  const stripped = line.replace(/^(#+\s*|[-*]\s+)/, '').replace(/^[`*"']+|[`*"':]+$/g, '');
+  if (stripped.length === 0 || stripped.length > 300 || /\s/.test(stripped) || stripped.startsWith('```')) return null;
+  return /[./]/.test(stripped) && !/^https?:/.test(stripped) ? stripped : null;
+}

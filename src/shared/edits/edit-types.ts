@@ -1,0 +1,77 @@
+/**
+ * Edits as the model proposes them: files, hunks, lines — the vocabulary of the live diff.
+ *
+ * Two formats arrive: the V4A apply_patch envelope (OpenAI Codex models) and
+ * search/replace blocks (other models). Both parse to the same hunks.
+ */
+
+/** One line of a hunk, without its prefix character. */
+export interface HunkLine {
+  /** ` ` context (kept), `-` removed, `+` added. */
+  kind: 'context' | 'remove' | 'add';
+  text: string;
+}
+
+/** What a patch does to one file. */
+export type FileOperation =
+  /** Change hunks inside an existing file (optionally moving it). */
+  | 'update'
+  /** Create a new file with the given lines. */
+  | 'add'
+  /** Delete the file. */
+  | 'delete';
+
+/** An event from the incremental parser, emitted as soon as it is knowable. */
+export type EditEvent =
+  /** Text outside any edit (the model's short prose), one whole line at a time. */
+  | { type: 'prose'; text: string }
+  /** A file section began. */
+  | { type: 'file'; fileIndex: number; operation: FileOperation; path: string }
+  /** The file section being read moves the file (V4A `*** Move to:`). */
+  | { type: 'move'; fileIndex: number; to: string }
+  /** A hunk began; `contextHints` are V4A's `@@ text` lines (class, then function…), outermost first. */
+  | { type: 'hunk-open'; hunkIndex: number; fileIndex: number; contextHints: string[] }
+  /** The open hunk must match at the end of the file (V4A `*** End of File`). */
+  | { type: 'hunk-at-end'; hunkIndex: number }
+  /** One complete line of the open hunk. */
+  | { type: 'hunk-line'; hunkIndex: number; line: HunkLine }
+  /** The hunk is complete: nothing more will be added to it. */
+  | { type: 'hunk-complete'; hunkIndex: number }
+  /** Something malformed was met and how it was handled (never silently). */
+  | { type: 'problem'; message: string; lineNumber: number }
+  /** The answer ended; `truncated` if it stopped mid-edit (interrupt, dropped stream). */
+  | { type: 'done'; truncated: boolean };
+
+/** The parser's whole result, built from its events (used by tests and the edit session). */
+export interface ParsedAnswer {
+  prose: string[];
+  files: ParsedFile[];
+  problems: string[];
+  truncated: boolean;
+}
+
+export interface ParsedFile {
+  operation: FileOperation;
+  path: string;
+  moveTo?: string;
+  hunks: ParsedHunk[];
+}
+
+export interface ParsedHunk {
+  hunkIndex: number;
+  contextHints: string[];
+  atEndOfFile: boolean;
+  lines: HunkLine[];
+  /** False for the hunk a truncated stream left open: it can only be discarded. */
+  complete: boolean;
+}
+
+/** The text a hunk expects to find (context + removed lines, in order). */
+export function oldLinesOf(lines: readonly HunkLine[]): string[] {
+  return lines.filter((line) => line.kind !== 'add').map((line) => line.text);
+}
+
+/** The text a hunk leaves behind (context + added lines, in order). */
+export function newLinesOf(lines: readonly HunkLine[]): string[] {
+  return lines.filter((line) => line.kind !== 'remove').map((line) => line.text);
+}
