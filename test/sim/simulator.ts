@@ -30,6 +30,8 @@ export interface SimulatorOptions extends Partial<PaceOptions> {
   models?: string[];
   /** The server's connection age limit (the real one is 60 minutes). */
   maxConnectionAgeMs?: number;
+  /** Repeat the presented key in 401 messages, as some proxies do (tests redaction). */
+  echoKeyInErrors?: boolean;
 }
 
 /** One request as the simulator saw it, for tests to inspect. */
@@ -47,6 +49,8 @@ export interface Simulator {
   requests: SimRequest[];
   /** WebSocket connections accepted so far. */
   connectionCount(): number;
+  /** WebSocket upgrade requests received so far, accepted or not. */
+  upgradeAttempts(): number;
   /** Applies a fault to the next request (or upgrade, for upgrade faults). */
   injectFault(fault: Fault): void;
   close(): Promise<void>;
@@ -61,6 +65,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const pendingFaults: Fault[] = [];
   const openSockets = new Set<Socket>();
   let connections = 0;
+  let upgrades = 0;
 
   const takeFault = (upgrade: boolean): Fault | undefined => {
     const index = pendingFaults.findIndex((fault) => UPGRADE_FAULTS.has(fault) === upgrade);
@@ -147,12 +152,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   // ---- Responses over WebSocket ----
   const sockets = new WebSocketServer({ noServer: true });
   server.on('upgrade', (request, socket, head) => {
+    upgrades += 1;
     const path = new URL(request.url ?? '/', 'http://sim').pathname;
     const fault = takeFault(true);
     if (fault === 'no-upgrade-response') return; // Hold the socket; answer nothing.
     if (path !== '/v1/responses') return rejectUpgrade(socket, 404, { error: { message: `No route ${path}`, type: 'invalid_request_error', code: 'not_found' } });
     if (fault === 'unauthorized' || !authorized(request.headers.authorization)) {
-      return rejectUpgrade(socket, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      const presented = options.echoKeyInErrors ? ` You sent: ${request.headers.authorization ?? 'nothing'}.` : '';
+      return rejectUpgrade(socket, 401, { error: { message: `Incorrect API key provided.${presented}`, type: 'invalid_request_error', code: 'invalid_api_key' } });
     }
     sockets.handleUpgrade(request, socket, head, (client) => serveConnection(client, ++connections));
   });
@@ -260,6 +267,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     connectionCount: () => connections,
+    upgradeAttempts: () => upgrades,
     injectFault: (fault) => void pendingFaults.push(fault),
     close: async () => {
       for (const client of sockets.clients) client.terminate();

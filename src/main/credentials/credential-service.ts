@@ -41,10 +41,11 @@ export class CredentialService {
     } catch (error) {
       this.noteUnavailable(error);
     }
-    for (const variable of [provider.keyVariable, 'FLINT_API_KEY'].filter((name): name is string => Boolean(name))) {
-      const value = this.env[variable]?.trim();
-      if (value) return { key: value, source: 'environment', variable };
-    }
+    // Only the provider's own variable: a key meant for one endpoint never goes to another.
+    // (The FLINT_* provider's own variable is FLINT_API_KEY.)
+    const variable = provider.keyVariable;
+    const value = variable ? this.env[variable]?.trim() : undefined;
+    if (variable && value) return { key: value, source: 'environment', variable };
     return { key: null, source: provider.keyOptional ? 'not-needed' : 'none' };
   }
 

@@ -36,7 +36,9 @@ export class InferenceFailure extends Error {
 
 /** Maps an HTTP-style status (from an upgrade, an SSE response, or an in-band error) to a failure. */
 export function failureFromStatus(status: number | undefined, providerMessage: string, code?: string | null, retryAfter?: string | null): InferenceFailure {
-  const detail = providerMessage ? ` (${providerMessage})` : '';
+  const detail = providerMessage ? ` (${providerMessage.slice(0, 300)})` : '';
+  // Terminal `response.failed` events carry a code and no status.
+  if (status === undefined && code) status = STATUS_BY_CODE[code];
   if (code === 'model_not_found' || status === 404) {
     return new InferenceFailure('model-not-found', `No such model, or no access to it${detail}.`);
   }
@@ -52,6 +54,22 @@ export function failureFromStatus(status: number | undefined, providerMessage: s
     return new InferenceFailure('server-error', `The provider had an error (${status})${detail}.`);
   }
   return new InferenceFailure('protocol-error', `The provider refused the request${status ? ` (${status})` : ''}${detail}.`);
+}
+
+const STATUS_BY_CODE: Record<string, number> = {
+  rate_limit_exceeded: 429,
+  insufficient_quota: 429,
+  server_error: 500,
+  invalid_api_key: 401,
+  model_not_found: 404,
+};
+
+/**
+ * Removes the key from text that came from a provider or a library (an echoing proxy
+ * would otherwise put it on screen).
+ */
+export function redactKey(text: string, apiKey: string | null): string {
+  return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('[key hidden]') : text;
 }
 
 /** Maps a network-level error (ECONNREFUSED, ENOTFOUND, timeouts) to a failure. */

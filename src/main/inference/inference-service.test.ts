@@ -122,6 +122,21 @@ describe('InferenceService', () => {
     await expect(service.ask({ prompt: 'x', depth: 'fast' })).rejects.toThrow('cannot be sent');
   });
 
+  it('builds one provider when several callers warm it at once (no leaked connections)', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    await Promise.all([service.warm(), service.warm(), service.warm()]);
+    await waitFor(() => sim.connectionCount() >= 2, 'the warm connections');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sim.connectionCount()).toBe(2);
+  });
+
+  it('sends FLINT_API_KEY only to the FLINT_* provider, never to another endpoint', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    const state = await service.listProviders();
+    expect(state.providers.find((provider) => provider.id === 'openai')!.keySource).toBe('none');
+    expect(state.providers.find((provider) => provider.id === 'cerebras')!.keySource).toBe('none');
+  });
+
   it('reports a bad FLINT_PROVIDER and a base URL with the wrong scheme in plain words', async () => {
     await setUp({ FLINT_PROVIDER: 'carrier-pigeon' });
     expect((await service.listProviders()).problems[0]).toContain('FLINT_PROVIDER must be openai-responses or openai-chat');

@@ -48,6 +48,9 @@ const TEST_TIMEOUT_MS = 20_000;
 export class InferenceService implements Disposable {
   private catalog: Catalog;
   private active: { id: string; provider: InferenceProvider; subscription: Disposable } | null = null;
+  /** Bumped whenever the active provider is closed: a build that started earlier is stale. */
+  private generation = 0;
+  private building: Promise<InferenceProvider | null | 'stale'> | null = null;
   private connection: { state: ConnectionState; message?: string } = { state: 'connecting' };
   private readonly streams = new Map<string, ModelStream>();
   private readonly pendingDeltas = new Map<string, { kind: 'text' | 'tool'; text: string }[]>();
@@ -207,18 +210,39 @@ export class InferenceService implements Disposable {
     return provider;
   }
 
-  /** The active provider, built on first use; null when it needs a key and has none. */
+  /**
+   * The active provider, built on first use; null when it needs a key and has none.
+   *
+   * One build at a time: concurrent callers wait for it. A build that settings or keys
+   * overtook while it looked up the key is stale, and the loop builds again.
+   */
   private async ensureProvider(): Promise<InferenceProvider | null> {
-    const id = this.activeProviderId;
-    if (this.active?.id === id) return this.active.provider;
+    for (;;) {
+      const id = this.activeProviderId;
+      if (this.active?.id === id) return this.active.provider;
+      if (this.building) {
+        await this.building.catch(() => undefined);
+        continue;
+      }
+      const build = this.build(id);
+      this.building = build;
+      const outcome = await build.finally(() => {
+        if (this.building === build) this.building = null;
+      });
+      if (outcome !== 'stale') return outcome;
+    }
+  }
+
+  private async build(id: string): Promise<InferenceProvider | null | 'stale'> {
     this.closeActive();
+    const generation = this.generation;
     const config = this.requireProvider(id);
     const resolved = await this.options.credentials.resolve(config);
+    if (generation !== this.generation) return 'stale';
     if (!resolved.key && !config.keyOptional) {
       this.setConnection(id, { state: 'no-key', message: `No API key for ${config.label}.` });
       return null;
     }
-    if (this.active?.id === id) return this.active.provider; // Another caller built it meanwhile.
     let provider: InferenceProvider;
     try {
       provider = (this.options.factory ?? defaultProviderFactory)(config, resolved.key, this.options.logger);
@@ -239,6 +263,7 @@ export class InferenceService implements Disposable {
   }
 
   private closeActive(): void {
+    this.generation += 1;
     if (!this.active) return;
     this.active.subscription.dispose();
     this.active.provider.dispose();

@@ -15,6 +15,8 @@ export class StreamEnding {
   constructor(
     private readonly sink: StreamSink,
     private readonly latency: LatencyRecorder,
+    /** Scrubs messages before anyone sees them (the key must never be shown). */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.done = new Promise<StreamEnd>((resolve) => (this.settle = resolve));
   }
@@ -26,8 +28,11 @@ export class StreamEnding {
   end(outcome: StreamEnd['outcome'], message?: string): void {
     if (this.ended) return;
     this.ended = true;
-    const result: StreamEnd = { outcome, latency: this.latency.figures(), ...(message !== undefined ? { message } : {}) };
-    this.sink.onEnd(result);
-    this.settle(result);
+    const result: StreamEnd = { outcome, latency: this.latency.figures(), ...(message !== undefined ? { message: this.redact(message) } : {}) };
+    try {
+      this.sink.onEnd(result);
+    } finally {
+      this.settle(result);
+    }
   }
 }

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { ConnectionState } from '../../../shared/inference-types';
 import { Emitter, type Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
-import { checkKeyIsSendable, failureFromNetwork, failureFromStatus, InferenceFailure } from '../inference-failure';
+import { checkKeyIsSendable, failureFromNetwork, failureFromStatus, InferenceFailure, redactKey } from '../inference-failure';
 import { LatencyRecorder } from '../latency-recorder';
 import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
 import { StreamEnding } from '../stream-ending';
@@ -29,6 +29,10 @@ export interface ChatCompletionsProviderOptions {
 
 export class ChatCompletionsProvider implements InferenceProvider {
   private readonly client: OpenAI;
+  /** Every request in flight (answers and the warm-up), aborted on dispose. */
+  private readonly controllers = new Set<AbortController>();
+  private disposed = false;
+  private readonly redact = (text: string): string => redactKey(text, this.options.apiKey);
   private readonly _onDidChangeState = new Emitter<{ state: ConnectionState; message?: string }>();
   readonly onDidChangeState: Event<{ state: ConnectionState; message?: string }> = this._onDidChangeState.event;
 
@@ -50,6 +54,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
   warm(): void {
     this._onDidChangeState.fire({ state: 'connecting' });
     const controller = new AbortController();
+    this.controllers.add(controller);
     const timer = setTimeout(() => controller.abort(), this.options.connectTimeoutMs ?? 10_000);
     this.client.models
       .list({ signal: controller.signal })
@@ -59,10 +64,13 @@ export class ChatCompletionsProvider implements InferenceProvider {
           const failure = toFailure(error, this.options.baseUrl);
           // Some compatible servers have no /models: reaching them at all is warm enough.
           if (failure.code === 'model-not-found' || failure.code === 'protocol-error') this._onDidChangeState.fire({ state: 'ready' });
-          else this._onDidChangeState.fire({ state: failure.code === 'unauthorized' ? 'offline' : 'reconnecting', message: failure.message });
+          else this._onDidChangeState.fire({ state: failure.code === 'unauthorized' ? 'offline' : 'reconnecting', message: this.redact(failure.message) });
         },
       )
-      .finally(() => clearTimeout(timer));
+      .finally(() => {
+        clearTimeout(timer);
+        this.controllers.delete(controller);
+      });
   }
 
   preload(): void {
@@ -73,7 +81,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
     const latency = new LatencyRecorder(request.model, request.keypressAt ?? performance.now());
     let controller = new AbortController();
     let cancelled = false;
-    const ending = new StreamEnding(sink, latency);
+    const ending = new StreamEnding(sink, latency, this.redact);
     const end = (outcome: StreamEnd['outcome'], message?: string): void => ending.end(outcome, message);
 
     const attempt = async (): Promise<{ delivered: boolean; failure?: InferenceFailure; finish?: string | null }> => {
@@ -82,6 +90,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
       let stalled = false;
       let idleTimer: NodeJS.Timeout | null = null;
       const idleTimeoutMs = this.options.idleTimeoutMs ?? 30_000;
+      this.controllers.add(controller);
       const armIdle = (): void => {
         if (idleTimer) clearTimeout(idleTimer);
         idleTimer = setTimeout(() => {
@@ -123,6 +132,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
         return { delivered, failure: toFailure(error, this.options.baseUrl) };
       } finally {
         if (idleTimer) clearTimeout(idleTimer);
+        this.controllers.delete(controller);
       }
     };
 
@@ -130,6 +140,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
       for (let index = 0; index < 2; index += 1) {
         const result = await attempt();
         if (cancelled) return;
+        if (this.disposed) return end('failed', 'Stopped: the provider settings changed. Ask again.');
         if (!result.failure) {
           this._onDidChangeState.fire({ state: 'ready' });
           if (result.finish === 'length' || result.finish === 'content_filter') {
@@ -144,7 +155,10 @@ export class ChatCompletionsProvider implements InferenceProvider {
         latency.resetDeltas();
       }
     };
-    void run();
+    run().catch((error: unknown) => {
+      this.options.logger.error('chat stream failed', error);
+      end('failed', 'Flint hit an internal error; the details are in its log.');
+    });
 
     return {
       cancel: () => {
@@ -158,6 +172,9 @@ export class ChatCompletionsProvider implements InferenceProvider {
   }
 
   dispose(): void {
+    this.disposed = true;
+    for (const controller of this.controllers) controller.abort();
+    this.controllers.clear();
     this._onDidChangeState.dispose();
   }
 }

@@ -27,8 +27,11 @@ export interface ConnectionPoolOptions {
 
 interface PooledSocket {
   socket: ResponsesSocket;
+  /** In use by one request, or reserved for a pre-load; either way not handed out. */
   busy: boolean;
   retiring: boolean;
+  /** Whether it ever opened: a failed open is handled by its `opened` rejection alone. */
+  opened: boolean;
 }
 
 export class ConnectionPool implements Disposable {
@@ -39,13 +42,15 @@ export class ConnectionPool implements Disposable {
   private ageTimer: NodeJS.Timeout | null = null;
   private disposed = false;
   private warmed = false;
+  /** Woken whenever a socket opens, fails, is released or leaves the pool. */
+  private waiters = new Set<() => void>();
   private readonly _onDidChangeState = new Emitter<{ state: ConnectionState; message?: string }>();
   private readonly _onDidOpenSocket = new Emitter<ResponsesSocket>();
   private readonly options: Required<ConnectionPoolOptions>;
 
   /** The pool's health, for the status bar. */
   readonly onDidChangeState: Event<{ state: ConnectionState; message?: string }> = this._onDidChangeState.event;
-  /** A socket opened (the provider pre-loads context on it). */
+  /** A socket opened (the provider pre-loads context on it, after `reserve`). */
   readonly onDidOpenSocket: Event<ResponsesSocket> = this._onDidOpenSocket.event;
 
   constructor(options: ConnectionPoolOptions) {
@@ -71,45 +76,66 @@ export class ConnectionPool implements Disposable {
     }
   }
 
+  /** Sockets open and idle now (to pre-load context on). */
+  idleSockets(): ResponsesSocket[] {
+    return this.pooled.filter((entry) => this.isIdle(entry)).map((entry) => entry.socket);
+  }
+
   /** Sockets open and idle now. */
   get idleCount(): number {
-    return this.pooled.filter((entry) => !entry.busy && !entry.retiring && entry.socket.state === 'open').length;
+    return this.pooled.filter((entry) => this.isIdle(entry)).length;
   }
 
   /**
    * Takes an open, idle socket for one response. Waits (bounded) for one that is
-   * opening; fails fast with the last error when none can be had.
+   * opening or finishing a pre-load. A user waiting skips the reconnect backoff: one
+   * immediate attempt, so a dead server fails fast and a recovered one answers at once.
    */
   async acquire(): Promise<ResponsesSocket> {
     if (this.disposed) throw new InferenceFailure('connection-lost', 'Flint is shutting down.');
     this.warm();
     const deadline = performance.now() + this.options.acquireTimeoutMs;
+    let skippedBackoff = false;
     for (;;) {
-      const idle = this.pooled.find((entry) => !entry.busy && !entry.retiring && entry.socket.state === 'open');
+      if (this.disposed) throw new InferenceFailure('connection-lost', 'The provider settings changed; ask again.');
+      const idle = this.pooled.find((entry) => this.isIdle(entry));
       if (idle) {
         idle.busy = true;
         this.fill();
         return idle.socket;
       }
-      const opening = this.pooled.filter((entry) => !entry.busy && entry.socket.state === 'connecting');
-      if (opening.length === 0) {
-        throw this.lastFailure ?? new InferenceFailure('unreachable', 'No connection to the provider is open; retrying.');
+      const pending = this.pooled.some((entry) => entry.socket.state === 'connecting' || (entry.busy && entry.socket.state === 'open'));
+      if (!pending) {
+        if (this.retryTimer && !skippedBackoff) {
+          skippedBackoff = true;
+          clearTimeout(this.retryTimer);
+          this.retryTimer = null;
+          this.fill();
+          continue;
+        }
+        throw this.lastFailure ?? new InferenceFailure('unreachable', 'No connection to the provider is open.');
       }
       const remaining = deadline - performance.now();
       if (remaining <= 0) throw new InferenceFailure('unreachable', 'The provider did not accept a connection in time.');
-      await Promise.race([
-        Promise.any(opening.map((entry) => entry.socket.opened)).catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, remaining)),
-      ]);
+      await this.changed(remaining);
     }
   }
 
-  /** Returns a socket after a response completed; it stays warm for the next. */
+  /** Marks an idle socket busy for a pre-load; false if it is not idle. */
+  reserve(socket: ResponsesSocket): boolean {
+    const entry = this.pooled.find((candidate) => candidate.socket === socket);
+    if (!entry || !this.isIdle(entry)) return false;
+    entry.busy = true;
+    return true;
+  }
+
+  /** Returns a socket after a response completed (or a pre-load settled); it stays warm. */
   release(socket: ResponsesSocket): void {
     const entry = this.pooled.find((candidate) => candidate.socket === socket);
     if (!entry) return;
     entry.busy = false;
     if (entry.retiring) this.discard(socket);
+    this.notify();
   }
 
   /** Drops a socket (cancelled, broken, too old); a replacement opens. */
@@ -118,6 +144,7 @@ export class ConnectionPool implements Disposable {
     if (index !== -1) this.pooled.splice(index, 1);
     socket.dispose();
     this.fill();
+    this.notify();
   }
 
   dispose(): void {
@@ -125,8 +152,30 @@ export class ConnectionPool implements Disposable {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.ageTimer) clearInterval(this.ageTimer);
     for (const entry of this.pooled.splice(0)) entry.socket.dispose();
+    this.notify();
     this._onDidChangeState.dispose();
     this._onDidOpenSocket.dispose();
+  }
+
+  private isIdle(entry: PooledSocket): boolean {
+    return !entry.busy && !entry.retiring && entry.socket.state === 'open';
+  }
+
+  private changed(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, timeoutMs);
+      timer.unref();
+      this.waiters.add(wake);
+    });
+  }
+
+  private notify(): void {
+    for (const wake of [...this.waiters]) wake();
   }
 
   private fill(): void {
@@ -143,26 +192,35 @@ export class ConnectionPool implements Disposable {
 
   private open(): void {
     const socket = this.options.connect();
-    const entry: PooledSocket = { socket, busy: false, retiring: false };
+    const entry: PooledSocket = { socket, busy: false, retiring: false, opened: false };
     this.pooled.push(entry);
     socket.opened.then(
       () => {
+        entry.opened = true;
         this.failures = 0;
         this.lastFailure = null;
         this.publishState();
+        this.notify();
         this._onDidOpenSocket.fire(socket);
       },
       (failure: InferenceFailure) => {
         this.remove(entry);
         this.lastFailure = failure;
         this.failures += 1;
-        // A wrong key or URL will not fix itself: wait for the next request (or new settings).
-        if (isPermanent(failure)) this.publishState();
-        else this.scheduleRetry();
+        // A wrong key or URL will not fix itself: no timer; the next request tries once more.
+        if (isPermanent(failure)) {
+          if (this.retryTimer) clearTimeout(this.retryTimer);
+          this.retryTimer = null;
+          this.publishState();
+        } else {
+          this.scheduleRetry();
+        }
+        this.notify();
       },
     );
     socket.onClose((failure) => {
-      if (!this.pooled.includes(entry)) return;
+      // A socket that never opened is the `opened` rejection's to handle (ws closes it first).
+      if (!entry.opened || !this.pooled.includes(entry)) return;
       this.remove(entry);
       if (failure && failure.code === 'connection-lost' && !entry.busy) {
         // An idle socket dropped (network change, server restart): reopen with backoff.
@@ -172,6 +230,7 @@ export class ConnectionPool implements Disposable {
       } else {
         this.fill();
       }
+      this.notify();
     });
   }
 

@@ -205,8 +205,8 @@ describe('ResponsesProvider against the simulator', () => {
 
   it('bounds a server that never answers the upgrade', async () => {
     await setUp({}, { handshakeTimeoutMs: 200, pool: { acquireTimeoutMs: 3000, backoffInitialMs: 5000 } });
-    sim.injectFault('no-upgrade-response');
-    sim.injectFault('no-upgrade-response');
+    // Both warm sockets, and both sockets of the immediate attempt a waiting request makes, hang.
+    for (let attempt = 0; attempt < 4; attempt += 1) sim.injectFault('no-upgrade-response');
     const end = await ask().end;
     expect(end).toMatchObject({ outcome: 'failed', message: expect.stringContaining('did not answer in time') });
   });
@@ -219,6 +219,46 @@ describe('ResponsesProvider against the simulator', () => {
     expect(end.outcome).toBe('failed');
     expect(end.message).toContain('Could not reach');
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('ResponsesProvider regressions', () => {
+  let sim: Simulator;
+  let provider: ResponsesProvider;
+
+  afterEach(async () => {
+    provider?.dispose();
+    await sim?.close();
+  });
+
+  it('does not retry a rejected key in a loop: one attempt per request', async () => {
+    sim = await startSimulator({ apiKey: 'sk-right' });
+    provider = new ResponsesProvider({ baseUrl: sim.baseUrl, apiKey: 'sk-wrong', model: MODEL, logger: createMemoryLogger(), pool: { backoffInitialMs: 5, backoffMaxMs: 10 } });
+    const end = await collect(provider, { model: MODEL, input: 'x' }).end;
+    expect(end.message).toContain('rejected the API key');
+    const attempts = sim.upgradeAttempts();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sim.upgradeAttempts()).toBe(attempts);
+  });
+
+  it('never mixes an answer with a pre-load running on the same socket', async () => {
+    sim = await startSimulator({ ttftMs: 30, tokensPerSecond: 2000, script: SimScriptSchema.parse({ defaultAnswer: 'the real answer' }) });
+    provider = new ResponsesProvider({ baseUrl: sim.baseUrl, apiKey: null, model: MODEL, logger: createMemoryLogger() });
+    provider.preload('Context that takes a moment.');
+    const first = collect(provider, { model: MODEL, input: 'one' });
+    const second = collect(provider, { model: MODEL, input: 'two', instructions: 'other' });
+    expect((await first.end).outcome).toBe('completed');
+    expect((await second.end).outcome).toBe('completed');
+    expect(first.text).toBe('the real answer');
+    expect(second.text).toBe('the real answer');
+  });
+
+  it('keeps the key out of messages even when the server echoes it', async () => {
+    sim = await startSimulator({ apiKey: 'sk-right', echoKeyInErrors: true });
+    provider = new ResponsesProvider({ baseUrl: sim.baseUrl, apiKey: 'sk-echoed-secret', model: MODEL, logger: createMemoryLogger() });
+    const end = await collect(provider, { model: MODEL, input: 'x' }).end;
+    expect(end.message).toContain('[key hidden]');
+    expect(end.message).not.toContain('sk-echoed-secret');
   });
 });
 

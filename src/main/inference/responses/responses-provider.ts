@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { ConnectionState } from '../../../shared/inference-types';
 import type { Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
-import { checkKeyIsSendable, failureFromStatus, InferenceFailure } from '../inference-failure';
+import { checkKeyIsSendable, failureFromStatus, InferenceFailure, redactKey } from '../inference-failure';
 import { LatencyRecorder } from '../latency-recorder';
 import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
 import { StreamEnding } from '../stream-ending';
@@ -65,9 +65,12 @@ type ExchangeResult =
 export class ResponsesProvider implements InferenceProvider {
   private readonly pool: ConnectionPool;
   private readonly url: string;
-  private readonly preloads = new WeakMap<ResponsesSocket, Promise<Preload | null>>();
+  /** What each socket has pre-loaded (set once its pre-load settled; the socket is reserved until then). */
+  private readonly preloads = new WeakMap<ResponsesSocket, Preload>();
   private preloadText: string | null = null;
   private readonly loggedUnknown = new Set<string>();
+  private disposed = false;
+  private readonly redact = (text: string): string => redactKey(text, this.options.apiKey);
 
   readonly onDidChangeState: Event<{ state: ConnectionState; message?: string }>;
 
@@ -85,7 +88,8 @@ export class ResponsesProvider implements InferenceProvider {
           logger: options.logger,
         }),
     });
-    this.onDidChangeState = this.pool.onDidChangeState;
+    this.onDidChangeState = (listener) =>
+      this.pool.onDidChangeState((state) => listener(state.message === undefined ? state : { ...state, message: this.redact(state.message) }));
     this.pool.onDidOpenSocket((socket) => this.preloadOn(socket));
   }
 
@@ -96,13 +100,14 @@ export class ResponsesProvider implements InferenceProvider {
   preload(instructions: string): void {
     this.preloadText = instructions;
     this.pool.warm();
+    for (const socket of this.pool.idleSockets()) this.preloadOn(socket);
   }
 
   stream(request: StreamRequest, sink: StreamSink): ModelStream {
     const latency = new LatencyRecorder(request.model, request.keypressAt ?? performance.now());
     let cancelled = false;
     let active: ResponsesSocket | null = null;
-    const ending = new StreamEnding(sink, latency);
+    const ending = new StreamEnding(sink, latency, this.redact);
     const end = (outcome: StreamEnd['outcome'], message?: string): void => ending.end(outcome, message);
     const guardedSink: StreamSink = {
       onDelta: (kind, text) => {
@@ -122,7 +127,7 @@ export class ResponsesProvider implements InferenceProvider {
         }
         if (cancelled) return this.pool.release(socket);
         active = socket;
-        const preload = usePreload ? await this.preloadFor(socket, request) : null;
+        const preload = usePreload ? this.preloadFor(socket, request) : null;
         let delivered = false;
         const result = await this.exchange(socket, createBody(request, preload), latency, {
           onDelta: (kind, text) => {
@@ -133,6 +138,7 @@ export class ResponsesProvider implements InferenceProvider {
         });
         active = null;
         if (cancelled) return;
+        if (this.disposed) return end('failed', 'Stopped: the provider settings changed. Ask again.');
         if (result.kind === 'completed' || result.kind === 'incomplete') {
           this.pool.release(socket);
           return result.kind === 'completed' ? end('completed') : end('incomplete', result.message);
@@ -150,7 +156,10 @@ export class ResponsesProvider implements InferenceProvider {
         this.options.logger.info(`responses: retrying after ${result.failure.code}`);
       }
     };
-    void run();
+    run().catch((error: unknown) => {
+      this.options.logger.error('responses stream failed', error);
+      end('failed', 'Flint hit an internal error; the details are in its log.');
+    });
 
     return {
       cancel: () => {
@@ -165,6 +174,7 @@ export class ResponsesProvider implements InferenceProvider {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.pool.dispose();
   }
 
@@ -239,39 +249,40 @@ export class ResponsesProvider implements InferenceProvider {
     }
   }
 
-  /** Pre-loads the current instructions on a fresh socket with `generate: false`. */
+  /**
+   * Pre-loads the current instructions on an idle socket with `generate: false`.
+   *
+   * The socket is reserved until the pre-load settles, so no answer ever shares a
+   * socket with it (the server would interleave nothing, but our event stream would).
+   */
   private preloadOn(socket: ResponsesSocket): void {
     const text = this.preloadText;
-    if (text === null || socket.state !== 'open') return;
+    if (text === null || socket.state !== 'open' || !this.pool.reserve(socket)) return;
     const key = `${this.options.model}\u0000${text}`;
     let responseId: string | null = null;
-    const pending = this.exchange(
-      socket,
-      { type: 'response.create', model: this.options.model, store: false, generate: false, input: [message('developer', text)] },
-      new LatencyRecorder(this.options.model),
-      { onDelta: () => undefined, onEnd: () => undefined },
-    );
-    // The id to chain from arrives in response.created.
     const capture = socket.onEvent((event) => {
       if (event.type === 'response.created' && responseId === null) {
         responseId = (event.response as { id?: string } | undefined)?.id ?? null;
       }
     });
-    this.preloads.set(
+    this.exchange(
       socket,
-      pending.then((result) => {
-        capture.dispose();
-        return result.kind === 'completed' && responseId ? { key, responseId } : null;
-      }),
-    );
+      { type: 'response.create', model: this.options.model, store: false, generate: false, input: [message('developer', text)] },
+      new LatencyRecorder(this.options.model),
+      { onDelta: () => undefined, onEnd: () => undefined },
+    ).then((result) => {
+      capture.dispose();
+      if (result.kind === 'completed' && responseId) this.preloads.set(socket, { key, responseId });
+      if (result.kind === 'failed' && result.socketBroken) this.pool.discard(socket);
+      else this.pool.release(socket);
+    });
   }
 
-  /** The socket's pre-loaded context, if it matches this request (waits for it to finish). */
-  private async preloadFor(socket: ResponsesSocket, request: StreamRequest): Promise<Preload | null> {
-    const pending = this.preloads.get(socket);
-    if (!pending || request.instructions === undefined) return null;
-    const preload = await pending;
-    return preload && preload.key === `${request.model}\u0000${request.instructions}` ? preload : null;
+  /** The socket's pre-loaded context, if it matches this request. */
+  private preloadFor(socket: ResponsesSocket, request: StreamRequest): Preload | null {
+    const preload = this.preloads.get(socket);
+    if (!preload || request.instructions === undefined) return null;
+    return preload.key === `${request.model}\u0000${request.instructions}` ? preload : null;
   }
 }
 

@@ -1,0 +1,170 @@
+/**
+ * Finds where a hunk applies in a file, or says why it cannot.
+ *
+ * Exact match first; then, one pass at a time, tolerance for what models get wrong:
+ * trailing whitespace and stray `\r`, Unicode quotes and dashes, indentation drift, a
+ * missing or extra blank line. A pass that finds the text twice stops the search as
+ * ambiguous: a hunk is never applied at a guess. The replacement keeps the user's own
+ * context lines byte for byte and re-indents added lines to the file's indentation.
+ */
+import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
+
+/** A tolerance a match needed (exact matches need none). */
+export type Tolerance = 'whitespace' | 'unicode-punctuation' | 'indentation' | 'blank-lines';
+
+export type AnchorResult =
+  /** Lines [start, end) of the file become `replacement`. */
+  | { status: 'anchored'; start: number; end: number; replacement: string[]; tolerances: Tolerance[] }
+  /** Not applied: `not-found`, `ambiguous` (found more than once), or `empty` (nothing to locate). */
+  | { status: 'unmatched'; reason: 'not-found' | 'ambiguous' | 'empty'; matches: number };
+
+export interface AnchorableHunk {
+  lines: readonly HunkLine[];
+  contextHints?: readonly string[];
+  atEndOfFile?: boolean;
+}
+
+interface Pass {
+  tolerances: Tolerance[];
+  normalize: (line: string) => string;
+  skipBlankLines: boolean;
+}
+
+const PUNCTUATION: Record<string, string> = {
+  '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'",
+  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"',
+  '\u2013': '-', '\u2014': '-', '\u2212': '-', '\u2026': '...', '\u00a0': ' ', '\u2009': ' ', '\u202f': ' ',
+};
+const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join('')}]`, 'g');
+const trimEnd = (line: string): string => line.replace(/[\s\r]+$/, '');
+const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
+
+const PASSES: readonly Pass[] = [
+  { tolerances: [], normalize: (line) => line, skipBlankLines: false },
+  { tolerances: ['whitespace'], normalize: trimEnd, skipBlankLines: false },
+  { tolerances: ['whitespace', 'unicode-punctuation'], normalize: plainPunctuation, skipBlankLines: false },
+  { tolerances: ['whitespace', 'unicode-punctuation', 'indentation'], normalize: (line) => plainPunctuation(line).trimStart(), skipBlankLines: false },
+  { tolerances: ['whitespace', 'unicode-punctuation', 'indentation', 'blank-lines'], normalize: (line) => plainPunctuation(line).trimStart(), skipBlankLines: true },
+];
+
+/** A file's lines (no line terminators), with per-pass normalizations computed once. */
+export class AnchorableFile {
+  private readonly normalized = new Map<Pass, string[]>();
+
+  constructor(readonly lines: readonly string[]) {}
+
+  normalizedFor(pass: Pass): string[] {
+    let lines = this.normalized.get(pass);
+    if (!lines) this.normalized.set(pass, (lines = this.lines.map(pass.normalize)));
+    return lines;
+  }
+}
+
+export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorResult {
+  const oldLines = oldLinesOf(hunk.lines);
+  const searchFrom = hintPosition(file.lines, hunk.contextHints ?? []);
+  if (oldLines.every((line) => line.trim() === '')) {
+    // Pure insertion: only an end-of-file marker or a hint can say where.
+    if (hunk.atEndOfFile) return insertion(file.lines.length, hunk);
+    if (searchFrom !== null && searchFrom > 0) return insertion(searchFrom, hunk);
+    return { status: 'unmatched', reason: 'empty', matches: 0 };
+  }
+  for (const pass of PASSES) {
+    const matches = findMatches(file.normalizedFor(pass), oldLines.map(pass.normalize), pass.skipBlankLines, searchFrom ?? 0, hunk.atEndOfFile === true);
+    if (matches.length > 1) return { status: 'unmatched', reason: 'ambiguous', matches: matches.length };
+    if (matches.length === 1) {
+      const [start, end] = matches[0]!;
+      return { status: 'anchored', start, end, replacement: replace(file.lines, start, end, hunk.lines, pass), tolerances: pass.tolerances };
+    }
+  }
+  return { status: 'unmatched', reason: 'not-found', matches: 0 };
+}
+
+/** Where the search starts: the line of the last context hint, found in order; null without hints. */
+function hintPosition(lines: readonly string[], hints: readonly string[]): number | null {
+  if (hints.length === 0) return null;
+  let position = 0;
+  for (const hint of hints) {
+    const wanted = plainPunctuation(hint).trim();
+    const found = lines.findIndex((line, index) => index >= position && plainPunctuation(line).includes(wanted));
+    // A hint that is not there is only a hint: search the whole file instead.
+    if (found === -1) return null;
+    position = found;
+  }
+  return position;
+}
+
+/** Every [start, end) where `needle` matches, start ≥ `from`; at most two are needed to decide. */
+function findMatches(haystack: readonly string[], needle: readonly string[], skipBlank: boolean, from: number, atEnd: boolean): Array<[number, number]> {
+  const matches: Array<[number, number]> = [];
+  const wanted = skipBlank ? needle.filter((line) => line !== '') : needle;
+  if (wanted.length === 0) return matches;
+  for (let start = from; start < haystack.length; start += 1) {
+    if (haystack[start] !== wanted[0]) continue;
+    let index = start;
+    let matched = 0;
+    while (index < haystack.length && matched < wanted.length) {
+      if (haystack[index] === wanted[matched]) {
+        matched += 1;
+        index += 1;
+      } else if (skipBlank && haystack[index] === '') {
+        index += 1;
+      } else break;
+    }
+    if (matched !== wanted.length) continue;
+    if (atEnd && !onlyBlankAfter(haystack, index)) continue;
+    matches.push([start, index]);
+    if (matches.length > 1) break;
+  }
+  return matches;
+}
+
+function onlyBlankAfter(lines: readonly string[], index: number): boolean {
+  for (let line = index; line < lines.length; line += 1) if (lines[line]!.trim() !== '') return false;
+  return true;
+}
+
+/** Builds the new lines for [start, end): the file's own context lines, the hunk's additions re-indented. */
+function replace(lines: readonly string[], start: number, end: number, hunk: readonly HunkLine[], pass: Pass): string[] {
+  const reindent = pass.tolerances.includes('indentation') ? indentationFix(lines, start, hunk) : (line: string) => line;
+  const output: string[] = [];
+  let index = start;
+  for (const line of hunk) {
+    if (line.kind === 'add') {
+      output.push(reindent(line.text));
+      continue;
+    }
+    if (pass.skipBlankLines) {
+      // Keep blank lines the user has and the hunk lacks; skip blank lines the hunk has and the file lacks.
+      while (index < end && lines[index]!.trim() === '' && line.text.trim() !== '') output.push(lines[index++]!);
+      if (line.text.trim() === '' && (index >= end || lines[index]!.trim() !== '')) continue;
+    }
+    if (line.kind === 'context') output.push(lines[index]!);
+    index += 1;
+  }
+  while (index < end) output.push(lines[index++]!);
+  return output;
+}
+
+/** Maps the hunk's indentation to the file's, from the first non-blank old line and its match. */
+function indentationFix(lines: readonly string[], start: number, hunk: readonly HunkLine[]): (line: string) => string {
+  const firstOld = hunk.find((line) => line.kind !== 'add' && line.text.trim() !== '');
+  const firstFile = lines.slice(start).find((line) => line.trim() !== '');
+  if (!firstOld || firstFile === undefined) return (line) => line;
+  const hunkIndent = leading(firstOld.text);
+  const fileIndent = leading(firstFile);
+  if (hunkIndent === fileIndent) return (line) => line;
+  return (line) => {
+    if (line.trim() === '') return line;
+    if (line.startsWith(hunkIndent)) return fileIndent + line.slice(hunkIndent.length);
+    return line;
+  };
+}
+
+function leading(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
+}
+
+function insertion(at: number, hunk: AnchorableHunk): AnchorResult {
+  return { status: 'anchored', start: at, end: at, replacement: newLinesOf(hunk.lines), tolerances: [] };
+}
