@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { AnchorableFile, anchorHunk } from './anchor-hunk';
+import type { HunkLine } from './edit-types';
+
+const context = (text: string): HunkLine => ({ kind: 'context', text });
+const remove = (text: string): HunkLine => ({ kind: 'remove', text });
+const add = (text: string): HunkLine => ({ kind: 'add', text });
+const file = (...lines: string[]) => new AnchorableFile(lines);
+
+/** Applies an anchored result to the lines, for readable assertions. */
+function applied(lines: string[], hunk: HunkLine[], extra: { contextHints?: string[]; atEndOfFile?: boolean } = {}) {
+  const result = anchorHunk(new AnchorableFile(lines), { lines: hunk, ...extra });
+  if (result.status !== 'anchored') return result;
+  return { lines: [...lines.slice(0, result.start), ...result.replacement, ...lines.slice(result.end)], tolerances: result.tolerances };
+}
+
+describe('anchorHunk', () => {
+  it('anchors an exact match and replaces only its lines', () => {
+    expect(applied(['a', 'b', 'c', 'd'], [context('b'), remove('c'), add('C')])).toEqual({ lines: ['a', 'b', 'C', 'd'], tolerances: [] });
+  });
+
+  it('tolerates trailing whitespace and stray carriage returns, keeping the user’s context line as it is', () => {
+    expect(applied(['x', 'keep   ', 'old\r', 'y'], [context('keep'), remove('old'), add('new')])).toEqual({
+      lines: ['x', 'keep   ', 'new', 'y'],
+      tolerances: ['whitespace'],
+    });
+  });
+
+  it('tolerates curly quotes and dashes the model typed for straight ones', () => {
+    expect(applied(['say("hi")', 'a - b'], [remove('say(“hi”)'), add('say("hello")'), context('a – b')])).toEqual({
+      lines: ['say("hello")', 'a - b'],
+      tolerances: ['whitespace', 'unicode-punctuation'],
+    });
+  });
+
+  it('tolerates indentation drift and re-indents the added lines to the file', () => {
+    const lines = ['class A {', '    method() {', '        return 1;', '    }', '}'];
+    expect(applied(lines, [context('method() {'), remove('    return 1;'), add('    return 2;'), add('    // changed')])).toEqual({
+      lines: ['class A {', '    method() {', '        return 2;', '        // changed', '    }', '}'],
+      tolerances: ['whitespace', 'unicode-punctuation', 'indentation'],
+    });
+  });
+
+  it('tolerates a missing blank line, keeping the user’s blank line', () => {
+    expect(applied(['first', '', 'second', 'third'], [context('first'), context('second'), remove('third'), add('THIRD')])).toEqual({
+      lines: ['first', '', 'second', 'THIRD'],
+      tolerances: ['whitespace', 'unicode-punctuation', 'indentation', 'blank-lines'],
+    });
+  });
+
+  it('tolerates an extra blank line the file does not have', () => {
+    expect(applied(['first', 'second'], [context('first'), context(''), remove('second'), add('2nd')])).toEqual({
+      lines: ['first', '2nd'],
+      tolerances: ['whitespace', 'unicode-punctuation', 'indentation', 'blank-lines'],
+    });
+  });
+
+  it('refuses a hunk whose text appears twice in the strictest pass that finds it', () => {
+    expect(anchorHunk(file('x = 1', 'y', 'x = 1'), { lines: [remove('x = 1'), add('x = 2')] })).toEqual({ status: 'unmatched', reason: 'ambiguous', matches: 2 });
+    expect(anchorHunk(file('x = 1  ', 'x = 1\t'), { lines: [remove('x = 1'), add('x = 2')] })).toMatchObject({ status: 'unmatched', reason: 'ambiguous' });
+    // A stricter pass with one match wins over a looser one that would find two.
+    expect(anchorHunk(file('  x = 1', 'x = 1  '), { lines: [remove('x = 1 '), add('x = 2')] })).toMatchObject({ status: 'anchored', start: 1, tolerances: ['whitespace'] });
+  });
+
+  it('uses @@ hints, outermost first, to choose between repeated text', () => {
+    const lines = ['class A:', '  def run(self):', '    return 1', 'class B:', '  def run(self):', '    return 1'];
+    const result = applied(lines, [remove('    return 1'), add('    return 2')], { contextHints: ['class B:', 'def run'] });
+    expect(result).toEqual({ lines: [...lines.slice(0, 5), '    return 2'], tolerances: [] });
+  });
+
+  it('refuses a hunk that is not in the file', () => {
+    expect(anchorHunk(file('a', 'b'), { lines: [remove('zzz'), add('y')] })).toEqual({ status: 'unmatched', reason: 'not-found', matches: 0 });
+  });
+
+  it('matches at the end of the file only when told End of File', () => {
+    const lines = ['}', 'x', '}'];
+    expect(applied(lines, [remove('}'), add('} // end')], { atEndOfFile: true })).toEqual({ lines: ['}', 'x', '} // end'], tolerances: [] });
+  });
+
+  it('places a pure insertion only where an End of File marker or a hint says', () => {
+    expect(applied(['a'], [add('b')], { atEndOfFile: true })).toEqual({ lines: ['a', 'b'], tolerances: [] });
+    expect(applied(['import x', 'body'], [add('import y')], { contextHints: ['body'] })).toEqual({ lines: ['import x', 'import y', 'body'], tolerances: [] });
+    expect(anchorHunk(file('a'), { lines: [add('b')] })).toEqual({ status: 'unmatched', reason: 'empty', matches: 0 });
+  });
+
+  it('anchors 20 hunks in a 2,000-line file', () => {
+    const lines = Array.from({ length: 2000 }, (_, index) => `const value${index} = ${index};`);
+    const anchorable = new AnchorableFile(lines);
+    for (let hunk = 0; hunk < 20; hunk += 1) {
+      const at = hunk * 100 + 50;
+      const result = anchorHunk(anchorable, { lines: [context(lines[at - 1]!), remove(lines[at]!), add(`const value${at} = -1;`), context(lines[at + 1]!)] });
+      expect(result).toMatchObject({ status: 'anchored', start: at - 1, end: at + 2 });
+    }
+  });
+});
