@@ -9,7 +9,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export interface AtomicWriteOptions {
-  /** File mode for a new file; an existing file's mode is the caller's to pass on. */
+  /** The file's mode (an existing file's mode is the caller's to pass on; umask does not apply). */
   mode?: number;
 }
 
@@ -18,6 +18,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   const temporary = join(folder, `.${basename(path)}.flint-${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', options.mode ?? 0o644);
   try {
+    // open() applies the umask; chmod makes the mode exactly the original's.
+    if (options.mode !== undefined) await handle.chmod(options.mode);
     await handle.writeFile(data);
     await handle.sync();
   } catch (error) {

@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HunkLine } from '../../shared/edits/edit-types';
+import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
+import { EditApplier } from './edit-applier';
+import { UndoJournal } from './undo-journal';
+
+const remove = (text: string): HunkLine => ({ kind: 'remove', text });
+const add = (text: string): HunkLine => ({ kind: 'add', text });
+const context = (text: string): HunkLine => ({ kind: 'context', text });
+
+describe('EditApplier', () => {
+  let project: TempProject;
+  let outside: TempProject;
+  let journalFile: string;
+  let applier: EditApplier;
+
+  beforeEach(async () => {
+    project = await createTempProject({ 'src/app.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' });
+    outside = await createTempProject({ 'secret.txt': 'do not touch\n' });
+    journalFile = join(outside.root, 'journal.jsonl');
+    applier = new EditApplier(project.root, await UndoJournal.open(journalFile));
+  });
+
+  afterEach(async () => {
+    await project.remove();
+    await outside.remove();
+  });
+
+  const read = (path: string) => readFile(project.path(path), 'utf8');
+
+  it('applies a hunk, leaving exactly the expected bytes', async () => {
+    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [context('const a = 1;'), remove('const b = 2;'), add('const b = 20;')], baseText: null });
+    expect(result).toMatchObject({ status: 'applied', merged: false });
+    expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 20;\nconst c = 3;\n');
+  });
+
+  it('preserves CRLF, a BOM, a missing final newline and the file mode', async () => {
+    await writeFile(project.path('win.txt'), '\ufeffone\r\ntwo\r\nthree');
+    await chmod(project.path('win.txt'), 0o755);
+    await applier.applyHunk({ path: 'win.txt', lines: [remove('two'), add('TWO'), add('two and a half')], baseText: null });
+    expect(await read('win.txt')).toBe('\ufeffone\r\nTWO\r\ntwo and a half\r\nthree');
+    expect((await stat(project.path('win.txt'))).mode & 0o777).toBe(0o755);
+  });
+
+  it('writes through a symlink inside the project to its target, keeping the link', async () => {
+    await symlink('src/app.ts', project.path('link.ts'));
+    await applier.applyHunk({ path: 'link.ts', lines: [remove('const c = 3;'), add('const c = 30;')], baseText: null });
+    expect(await read('src/app.ts')).toContain('const c = 30;');
+    expect((await readdir(project.root, { withFileTypes: true })).find((entry) => entry.name === 'link.ts')!.isSymbolicLink()).toBe(true);
+  });
+
+  it('refuses every path that leaves the project or touches .git, and writes nothing', async () => {
+    await mkdir(project.path('.git'));
+    await writeFile(project.path('.git/config'), '[core]\n');
+    await symlink(outside.root, project.path('escape'));
+    await symlink('.git', project.path('sneaky'));
+    const paths = ['../secret.txt', `${outside.root}/secret.txt`, 'C:\\Windows\\win.ini', '\\\\server\\share\\x', 'src/\0app.ts', '.git/config', 'escape/secret.txt', 'sneaky/config', 'src/../../secret.txt'];
+    for (const path of paths) {
+      const result = await applier.applyHunk({ path, lines: [remove('do not touch'), add('pwned')], baseText: null });
+      expect(result.status, path).toBe('refused');
+      expect((await applier.createFile(path, ['pwned'])).status, path).toBe('refused');
+    }
+    expect(await readFile(join(outside.root, 'secret.txt'), 'utf8')).toBe('do not touch\n');
+    expect(await read('.git/config')).toBe('[core]\n');
+  });
+
+  it('merges around the user’s edits made after the hunk was proposed', async () => {
+    const base = 'const a = 1;\nconst b = 2;\nconst c = 3;';
+    await writeFile(project.path('src/app.ts'), 'const a = 100; // user\nconst b = 2;\nconst c = 3;\n');
+    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const c = 3;'), add('const c = 30;')], baseText: base });
+    expect(result).toMatchObject({ status: 'applied', merged: true });
+    expect(await read('src/app.ts')).toBe('const a = 100; // user\nconst b = 2;\nconst c = 30;\n');
+  });
+
+  it('reports a conflict when the user changed the same lines, and keeps their text', async () => {
+    const base = 'const a = 1;\nconst b = 2;\nconst c = 3;';
+    const users = 'const a = 1;\nconst b = 2222; // mine\nconst c = 3;\n';
+    await writeFile(project.path('src/app.ts'), users);
+    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const b = 2;'), add('const b = 20;')], baseText: base });
+    expect(result.status).toBe('conflict');
+    expect(await read('src/app.ts')).toBe(users);
+  });
+
+  it('reports a conflict for a hunk whose file was deleted meanwhile', async () => {
+    await rm(project.path('src/app.ts'));
+    expect((await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const b = 2;')], baseText: null })).status).toBe('conflict');
+  });
+
+  it('refuses binary files and reports unmatched hunks without writing', async () => {
+    await writeFile(project.path('image.bin'), new Uint8Array([1, 0, 2]));
+    expect((await applier.applyHunk({ path: 'image.bin', lines: [remove('x')], baseText: null })).status).toBe('refused');
+    const before = await read('src/app.ts');
+    expect(await applier.applyHunk({ path: 'src/app.ts', lines: [remove('nope'), add('x')], baseText: null })).toMatchObject({ status: 'unmatched' });
+    expect(await read('src/app.ts')).toBe(before);
+  });
+
+  it('undoes and redoes exactly, even after a restart, and never undoes over the user’s later edits', async () => {
+    const original = await readFile(project.path('src/app.ts'));
+    await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
+    const changed = await readFile(project.path('src/app.ts'));
+
+    const reopened = await UndoJournal.open(journalFile);
+    expect((await reopened.undo()).status).toBe('done');
+    expect(await readFile(project.path('src/app.ts'))).toEqual(original);
+    expect((await reopened.redo()).status).toBe('done');
+    expect(await readFile(project.path('src/app.ts'))).toEqual(changed);
+
+    await writeFile(project.path('src/app.ts'), 'the user rewrote everything\n');
+    const outcome = await (await UndoJournal.open(journalFile)).undo();
+    expect(outcome.status).toBe('conflict');
+    expect(await read('src/app.ts')).toBe('the user rewrote everything\n');
+  });
+
+  it('creates, deletes and moves files as explicit changes that undo', async () => {
+    const journal = await UndoJournal.open(journalFile);
+    const local = new EditApplier(project.root, journal);
+    expect((await local.createFile('src/new/util.ts', ['export {};'])).status).toBe('applied');
+    expect(await read('src/new/util.ts')).toBe('export {};\n');
+    expect((await local.createFile('src/app.ts', ['x'])).status).toBe('conflict');
+    expect((await local.deleteFile('src/app.ts')).status).toBe('applied');
+    await expect(stat(project.path('src/app.ts'))).rejects.toThrow();
+    await journal.undo();
+    expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
+    expect((await local.moveFile('src/app.ts', 'src/main.ts')).status).toBe('applied');
+    expect(await read('src/main.ts')).toContain('const a = 1;');
+  });
+
+  it('leaves the original intact when the process dies between the temp write and the rename', async () => {
+    const before = await read('src/app.ts');
+    const script = `
+      const fs = require('node:fs');
+      const { syncBuiltinESMExports } = require('node:module');
+      fs.promises.rename = async () => process.exit(137);
+      syncBuiltinESMExports();
+      import(${JSON.stringify(join(import.meta.dirname, '..', 'fs', 'atomic-write.ts'))}).then(({ writeFileAtomic }) =>
+        writeFileAtomic(${JSON.stringify(project.path('src/app.ts'))}, 'half-written garbage'));
+    `;
+    const tsx = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const crashed = (() => {
+      try {
+        execFileSync(process.execPath, [tsx, '-e', script], { stdio: 'pipe' });
+        return false;
+      } catch (error) {
+        return (error as { status?: number }).status === 137;
+      }
+    })();
+    expect(crashed).toBe(true);
+    expect(await read('src/app.ts')).toBe(before);
+  });
+});

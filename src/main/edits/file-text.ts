@@ -1,0 +1,81 @@
+/**
+ * A text file as lines plus everything needed to write it back byte for byte:
+ * BOM, each line's own terminator (`\n`, `\r\n`, or none on a last line).
+ *
+ * Flint edits UTF-8 text only; other encodings are refused rather than re-encoded.
+ */
+import { FlintFailure } from '../../shared/result';
+
+export interface FileText {
+  bom: boolean;
+  lines: string[];
+  /** One per line: '\n', '\r\n', or '' (a last line without a final newline). */
+  terminators: string[];
+  /** The dominant line ending, for lines Flint adds. */
+  eol: '\n' | '\r\n';
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+export function decodeFileText(bytes: Uint8Array, path: string): FileText {
+  const bom = UTF8_BOM.every((byte, index) => bytes[index] === byte);
+  const body = bom ? bytes.subarray(3) : bytes;
+  if (body.subarray(0, 8000).includes(0)) throw new FlintFailure('not-a-file', `${path} is binary; Flint does not edit it.`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new FlintFailure('not-a-file', `${path} is not UTF-8 text; Flint does not edit it (it would change its encoding).`);
+  }
+  const lines: string[] = [];
+  const terminators: string[] = [];
+  let crlf = 0;
+  let lf = 0;
+  let start = 0;
+  while (start < text.length) {
+    const newline = text.indexOf('\n', start);
+    if (newline === -1) {
+      lines.push(text.slice(start));
+      terminators.push('');
+      break;
+    }
+    const isCrlf = newline > start && text[newline - 1] === '\r';
+    lines.push(text.slice(start, isCrlf ? newline - 1 : newline));
+    terminators.push(isCrlf ? '\r\n' : '\n');
+    if (isCrlf) crlf += 1;
+    else lf += 1;
+    start = newline + 1;
+  }
+  return { bom, lines, terminators, eol: crlf > lf ? '\r\n' : '\n' };
+}
+
+export function encodeFileText(file: FileText): Uint8Array {
+  let text = '';
+  for (let index = 0; index < file.lines.length; index += 1) text += file.lines[index]! + file.terminators[index]!;
+  const body = new TextEncoder().encode(text);
+  if (!file.bom) return body;
+  const bytes = new Uint8Array(body.length + 3);
+  bytes.set(UTF8_BOM);
+  bytes.set(body, 3);
+  return bytes;
+}
+
+/**
+ * Replaces lines [start, end) with `replacement`. Untouched lines keep their exact
+ * terminators; new lines get the file's dominant ending; a file without a final
+ * newline still has none afterwards.
+ */
+export function spliceLines(file: FileText, start: number, end: number, replacement: readonly string[]): FileText {
+  const hadFinalNewline = file.terminators.length === 0 || file.terminators.at(-1) !== '';
+  const lines = [...file.lines.slice(0, start), ...replacement, ...file.lines.slice(end)];
+  const terminators = [...file.terminators.slice(0, start), ...replacement.map(() => file.eol), ...file.terminators.slice(end)];
+  // Only the last line may lack a terminator: a former last line that now has lines after it gets one.
+  for (let index = 0; index < terminators.length - 1; index += 1) if (terminators[index] === '') terminators[index] = file.eol;
+  if (lines.length > 0) terminators[terminators.length - 1] = hadFinalNewline ? (terminators.at(-1) || file.eol) : '';
+  return { ...file, lines, terminators };
+}
+
+/** The text as one string with `\n` endings (for merging and display). */
+export function joinLines(file: FileText): string {
+  return file.lines.join('\n');
+}
