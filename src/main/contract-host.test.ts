@@ -36,6 +36,15 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     deleteApiKey: notUsed,
     ask: notUsed,
     cancelAsk: notUsed,
+    startEdit: notUsed,
+    acceptHunk: notUsed,
+    rejectHunk: notUsed,
+    acceptAllHunks: notUsed,
+    rejectAllHunks: notUsed,
+    stopEdit: notUsed,
+    redirectEdit: notUsed,
+    undoEdit: notUsed,
+    redoEdit: notUsed,
   };
   const logger = createMemoryLogger();
   return { host: createContractHost(handlers, logger), calls, logger };

@@ -16,6 +16,8 @@ const NoInput = z.object({}).strict();
 const PathInput = z.object({ path: RelativePath }).strict();
 const ProviderId = z.string().min(1).max(64);
 const ProviderInput = z.object({ providerId: ProviderId }).strict();
+const SessionId = z.string().uuid();
+const HunkId = z.string().min(1).max(64);
 
 export const requestSchemas = {
   getAppInfo: NoInput,
@@ -41,4 +43,20 @@ export const requestSchemas = {
     })
     .strict(),
   cancelAsk: z.object({ requestId: z.string().uuid() }).strict(),
+  startEdit: z
+    .object({
+      prompt: z.string().min(1).max(20_000),
+      paths: z.array(RelativePath).max(20).optional(),
+      depth: z.enum(['fast', 'deep']),
+      keypressEpochMs: z.number().finite().optional(),
+    })
+    .strict(),
+  acceptHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
+  rejectHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
+  acceptAllHunks: z.object({ sessionId: SessionId }).strict(),
+  rejectAllHunks: z.object({ sessionId: SessionId }).strict(),
+  stopEdit: z.object({ sessionId: SessionId }).strict(),
+  redirectEdit: z.object({ sessionId: SessionId, prompt: z.string().min(1).max(20_000), keypressEpochMs: z.number().finite().optional() }).strict(),
+  undoEdit: NoInput,
+  redoEdit: NoInput,
 } satisfies { [N in RequestName]: z.ZodType<RequestInput<N>> };

@@ -15,6 +15,7 @@ import type {
   ProvidersState,
   StreamOutcome,
 } from './inference-types';
+import type { EditSessionUpdate, HunkState } from './edits/session-types';
 import type { Result } from './result';
 import type {
   CloseReason,
@@ -118,7 +119,32 @@ export const requests = {
   ask: request<{ prompt: string; depth: AnswerDepth; keypressEpochMs?: number }, { requestId: string }>('inference:ask'),
   /** Stops an answer at once. */
   cancelAsk: request<{ requestId: string }, null>('inference:cancel'),
+  /** Asks for edits to `paths` (default: the current file); hunks arrive as `edit:update` events. */
+  startEdit: request<{ prompt: string; paths?: string[]; depth: AnswerDepth; keypressEpochMs?: number }, { sessionId: string }>('edit:start'),
+  /** Writes one complete hunk to disk (atomically, journaled). */
+  acceptHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('edit:accept'),
+  /** Declines one hunk (or discards a partial one). */
+  rejectHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('edit:reject'),
+  /** Accepts every complete, anchored hunk. */
+  acceptAllHunks: request<{ sessionId: string }, { accepted: number }>('edit:acceptAll'),
+  /** Rejects every undecided hunk. */
+  rejectAllHunks: request<{ sessionId: string }, { rejected: number }>('edit:rejectAll'),
+  /** Stops the stream at once (Esc); complete hunks stay decidable. */
+  stopEdit: request<{ sessionId: string }, null>('edit:stop'),
+  /** Steers the session with a follow-up typed while (or after) it streams. */
+  redirectEdit: request<{ sessionId: string; prompt: string; keypressEpochMs?: number }, null>('edit:redirect'),
+  /** Undoes the last change Flint wrote (refused if the file changed since). */
+  undoEdit: request<NoInput, UndoResult>('edit:undo'),
+  /** Redoes the last undone change. */
+  redoEdit: request<NoInput, UndoResult>('edit:redo'),
 } as const;
+
+/** What an undo or redo did, in words for the UI. */
+export interface UndoResult {
+  status: 'done' | 'conflict' | 'empty';
+  path?: string;
+  message: string;
+}
 
 /** Every event main pushes, by channel, with its payload. */
 export interface EventPayloads {
@@ -146,6 +172,8 @@ export interface EventPayloads {
   'inference:end': { requestId: string; outcome: StreamOutcome; message?: string; latency: LatencyFigures };
   /** Figures of the last finished request (answers and connection tests). */
   'inference:latency': LatencyFigures;
+  /** Changes to an edit session's hunks and status, batched per frame. */
+  'edit:update': EditSessionUpdate;
 }
 
 export type EventChannel = keyof EventPayloads;

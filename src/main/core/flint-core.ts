@@ -7,7 +7,7 @@
  */
 import { opendir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { AppInfo, EventChannel, EventEnvelope, EventPayloads } from '../../shared/contract';
 import type { CloseReason, ProjectInfo } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
@@ -15,6 +15,8 @@ import type { RequestHandlers } from '../contract-host';
 import type { InferenceService } from '../inference/inference-service';
 import type { LatencyFigures } from '../../shared/inference-types';
 import { createInferenceHandlers, forwardInferenceEvents } from './inference-handlers';
+import { EditService } from '../edits/edit-service';
+import { createEditHandlers } from './edit-handlers';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
 import { CurrentFileTracker } from '../project/current-file';
@@ -43,6 +45,9 @@ export class FlintCore implements Disposable {
   private sessionStore: DisposableStore | null = null;
   private nextProjectId = 1;
   private lastLatency: LatencyFigures | null = null;
+  private edits: EditService | null = null;
+  /** Files Flint itself is writing, until when: their watcher echo is not the user's save. */
+  private readonly ownWrites = new Map<string, number>();
   private readonly store = new DisposableStore();
   private readonly _onDidEmit = this.store.add(new Emitter<EventEnvelope>());
 
@@ -61,6 +66,7 @@ export class FlintCore implements Disposable {
     void options.inference.warm().catch((error: unknown) => options.logger.warn('could not warm the model connection', error));
     this.handlers = {
       ...createInferenceHandlers(options.inference),
+      ...createEditHandlers(() => this.edits),
       getAppInfo: async () => ({
         shell: options.shell,
         canChooseFolder: options.chooseFolder !== undefined,
@@ -129,13 +135,37 @@ export class FlintCore implements Disposable {
     sessionStore.add(session);
     sessionStore.add(session.onDidIndexProgress((entriesFound) => this.emit('project:indexing', { projectId: project.id, entriesFound })));
     sessionStore.add(session.onDidLoadTree((entries) => this.emit('project:tree', { projectId: project.id, entries })));
-    sessionStore.add(session.onDidChangeTree((changes) => this.emit('project:changed', { projectId: project.id, changes })));
-    sessionStore.add(session.onDidSaveFile((saved) => this.currentFile.noteSaved(saved)));
+    sessionStore.add(
+      session.onDidChangeTree((changes) => {
+        this.emit('project:changed', { projectId: project.id, changes });
+        for (const change of changes) {
+          const path = change.type === 'modified' ? change.path : change.type === 'added' ? change.entry.path : null;
+          if (path !== null) void this.edits?.noteFileChanged(path);
+        }
+      }),
+    );
+    sessionStore.add(
+      session.onDidSaveFile((saved) => {
+        if ((this.ownWrites.get(saved) ?? 0) > Date.now()) return;
+        this.currentFile.noteSaved(saved);
+      }),
+    );
     sessionStore.add(session.onDidWarn((message) => this.emit('app:notice', { level: 'warning', message })));
     sessionStore.add(session.onDidLoseRoot((message) => void this.closeProject('lost', message, project.id)));
+    const edits = await EditService.create({
+      root,
+      journalFolder: join(dirname(this.options.settings.file), 'journals'),
+      inference: this.options.inference,
+      logger: this.options.logger,
+      emit: (update) => this.emit('edit:update', update),
+      currentFile: () => this.currentFile.value.path,
+      onWillWrite: (path) => this.ownWrites.set(path, Date.now() + 2000),
+    });
+    sessionStore.add(edits);
     this.project = project;
     this.session = session;
     this.sessionStore = sessionStore;
+    this.edits = edits;
     this.emit('project:opened', project);
 
     const settings = await this.options.settings.addRecent(root).catch((error: unknown) => {
@@ -159,6 +189,7 @@ export class FlintCore implements Disposable {
     this.project = null;
     this.session = null;
     this.sessionStore = null;
+    this.edits = null;
     sessionStore?.dispose();
     await session.close();
     this.currentFile.clear();

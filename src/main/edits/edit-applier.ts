@@ -8,8 +8,7 @@
  * hunk that no longer merges cleanly is a conflict and nothing is written.
  */
 import { diff3Merge } from 'node-diff3';
-import { readFile, rename, rm, stat } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AnchorableFile, anchorHunk, type Tolerance } from '../../shared/edits/anchor-hunk';
 import type { HunkLine } from '../../shared/edits/edit-types';
@@ -45,6 +44,8 @@ export class EditApplier {
   constructor(
     private readonly root: string,
     private readonly journal: UndoJournal,
+    /** Told just before Flint writes a file, so the watcher's echo is not taken for the user's save. */
+    private readonly onWillWrite?: (relativePath: string) => void,
   ) {}
 
   applyHunk(hunk: HunkToApply): Promise<ApplyResult> {
@@ -107,37 +108,15 @@ export class EditApplier {
     const stats = await stat(target.absolutePath);
     if (!stats.isFile()) return { status: 'refused', message: `${target.relativePath} is not a regular file.` };
     const bytes = await readFile(target.absolutePath);
-    const current = decodeFileText(bytes, target.relativePath);
-
-    let next: FileText;
-    let tolerances: Tolerance[];
-    const merged = hunk.baseText !== null && hunk.baseText !== joinLines(current);
-    if (!merged) {
-      const anchored = anchorHunk(new AnchorableFile(current.lines), hunk);
-      if (anchored.status !== 'anchored') return unmatched(target.relativePath, anchored.reason);
-      next = spliceLines(current, anchored.start, anchored.end, anchored.replacement);
-      tolerances = anchored.tolerances;
-    } else {
-      const base = hunk.baseText!.split('\n');
-      const anchored = anchorHunk(new AnchorableFile(base), hunk);
-      if (anchored.status !== 'anchored') return unmatched(target.relativePath, anchored.reason);
-      const theirs = [...base.slice(0, anchored.start), ...anchored.replacement, ...base.slice(anchored.end)];
-      const regions = diff3Merge<string>(current.lines, base, theirs, { excludeFalseConflicts: true });
-      if (regions.some((region) => region.conflict)) {
-        return { status: 'conflict', message: `${target.relativePath} changed where this hunk applies; your text was kept and the hunk was not applied.` };
-      }
-      const lines = regions.flatMap((region) => region.ok ?? []);
-      next = { ...current, lines, terminators: lines.map(() => current.eol) };
-      if (current.terminators.at(-1) === '' && lines.length > 0) next.terminators[lines.length - 1] = '';
-      tolerances = anchored.tolerances;
-    }
-
-    const after = encodeFileText(next);
-    if (Buffer.from(after).equals(bytes)) return { status: 'applied', entry: null, tolerances, merged };
+    const plan = planHunk(decodeFileText(bytes, target.relativePath), hunk, target.relativePath);
+    if (plan.status !== 'planned') return plan;
+    const after = encodeFileText(plan.next);
+    if (Buffer.from(after).equals(bytes)) return { status: 'applied', entry: null, tolerances: plan.tolerances, merged: plan.merged };
     // Journal first: a crash between the two leaves an undo that safely reports a conflict.
     const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before: bytes, after, mode: stats.mode & 0o7777 });
+    this.onWillWrite?.(target.relativePath);
     await writeFileAtomic(target.absolutePath, after, { mode: stats.mode & 0o7777 });
-    return { status: 'applied', entry, tolerances, merged };
+    return { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged };
   }
 
   private async guard(operation: () => Promise<ApplyResult>): Promise<ApplyResult> {
@@ -159,7 +138,36 @@ export class EditApplier {
   }
 }
 
-function unmatched(path: string, reason: 'not-found' | 'ambiguous' | 'empty'): ApplyResult {
+export type HunkPlan =
+  /** What the file becomes. */
+  | { status: 'planned'; next: FileText; tolerances: Tolerance[]; merged: boolean; anchorLine: number }
+  | Extract<ApplyResult, { status: 'unmatched' | 'conflict' }>;
+
+/**
+ * Plans a hunk against the file's current text without writing: anchored directly if
+ * the file still holds the hunk's base text, else merged 3-way around the user's edits.
+ */
+export function planHunk(current: FileText, hunk: HunkToApply, path: string): HunkPlan {
+  if (hunk.baseText === null || hunk.baseText === joinLines(current)) {
+    const anchored = anchorHunk(new AnchorableFile(current.lines), hunk);
+    if (anchored.status !== 'anchored') return unmatched(path, anchored.reason);
+    return { status: 'planned', next: spliceLines(current, anchored.start, anchored.end, anchored.replacement), tolerances: anchored.tolerances, merged: false, anchorLine: anchored.start + 1 };
+  }
+  const base = hunk.baseText.split('\n');
+  const anchored = anchorHunk(new AnchorableFile(base), hunk);
+  if (anchored.status !== 'anchored') return unmatched(path, anchored.reason);
+  const theirs = [...base.slice(0, anchored.start), ...anchored.replacement, ...base.slice(anchored.end)];
+  const regions = diff3Merge<string>(current.lines, base, theirs, { excludeFalseConflicts: true });
+  if (regions.some((region) => region.conflict)) {
+    return { status: 'conflict', message: `${path} changed where this hunk applies; your text was kept and the hunk was not applied.` };
+  }
+  const lines = regions.flatMap((region) => region.ok ?? []);
+  const terminators: string[] = lines.map(() => current.eol);
+  if (current.terminators.at(-1) === '' && lines.length > 0) terminators[lines.length - 1] = '';
+  return { status: 'planned', next: { ...current, lines, terminators }, tolerances: anchored.tolerances, merged: true, anchorLine: anchored.start + 1 };
+}
+
+function unmatched(path: string, reason: 'not-found' | 'ambiguous' | 'empty'): Extract<ApplyResult, { status: 'unmatched' }> {
   const why = reason === 'ambiguous' ? 'appears more than once' : reason === 'empty' ? 'has no lines to locate it by' : 'is not in the file';
   return { status: 'unmatched', message: `The hunk's text ${why} in ${path}; it was not applied.` };
 }

@@ -20,7 +20,7 @@ import type { Logger } from '../logger';
 import type { SettingsStore } from '../settings/settings-store';
 import { ChatCompletionsProvider } from './chat/chat-completions-provider';
 import { InferenceFailure } from './inference-failure';
-import type { InferenceProvider, ModelStream, StreamRequest } from './model-stream';
+import type { InferenceProvider, ModelStream, StreamRequest, StreamSink } from './model-stream';
 import { buildCatalog, type Catalog } from './provider-catalog';
 import { ResponsesProvider } from './responses/responses-provider';
 
@@ -126,29 +126,48 @@ export class InferenceService implements Disposable {
     provider?.warm();
   }
 
+  /** The active provider's protocol (it decides the edit format). */
+  get activeProviderKind(): ProviderConfig['kind'] {
+    return this.requireProvider(this.activeProviderId).kind;
+  }
+
   /**
-   * Starts an answer; deltas and the end arrive as events carrying the returned id.
+   * Opens a stream for main-process callers (the edit session). Figures of the finished
+   * request also feed the latency HUD.
    *
    * `keypressEpochMs` is the renderer's clock (performance.timeOrigin + now) at the
    * keypress, so Flint's own overhead includes the IPC hop.
    */
-  async ask(input: { prompt: string; depth: AnswerDepth; instructions?: string; keypressEpochMs?: number }): Promise<{ requestId: string }> {
+  async openStream(
+    input: { prompt: string; depth: AnswerDepth; instructions?: string; keypressEpochMs?: number },
+    sink: StreamSink,
+  ): Promise<ModelStream> {
     const keypressAt = toLocalTime(input.keypressEpochMs);
     const config = this.requireProvider(this.activeProviderId);
     const provider = await this.ensureProvider();
     if (!provider) {
       throw new FlintFailure('unsupported', `No API key for ${config.label}. Add one in Settings, or set ${config.keyVariable ?? 'FLINT_API_KEY'}.`);
     }
-    const requestId = randomUUID();
     const model = input.depth === 'deep' && config.deepModel ? config.deepModel : config.model;
     const request: StreamRequest = { model, input: input.prompt, keypressAt, ...(input.instructions !== undefined ? { instructions: input.instructions } : {}) };
-    const stream = provider.stream(request, {
+    return provider.stream(request, {
+      onDelta: (kind, text) => sink.onDelta(kind, text),
+      onEnd: (end) => {
+        sink.onEnd(end);
+        this._onDidMeasure.fire(end.latency);
+      },
+    });
+  }
+
+  /** Starts an answer for the UI; deltas and the end arrive as events carrying the returned id. */
+  async ask(input: { prompt: string; depth: AnswerDepth; instructions?: string; keypressEpochMs?: number }): Promise<{ requestId: string }> {
+    const requestId = randomUUID();
+    const stream = await this.openStream(input, {
       onDelta: (kind, text) => this.queueDelta(requestId, kind, text),
       onEnd: (end) => {
         this.flush();
         this.streams.delete(requestId);
         this._onDidEnd.fire({ requestId, outcome: end.outcome, latency: end.latency, ...(end.message ? { message: end.message } : {}) });
-        this._onDidMeasure.fire(end.latency);
       },
     });
     this.streams.set(requestId, stream);

@@ -1,0 +1,163 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
+import { MemorySecretStore } from '../../../test/helpers/test-core';
+import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
+import { SimScriptSchema } from '../../../test/sim/sim-script';
+import { startSimulator, type Simulator } from '../../../test/sim/simulator';
+import { CredentialService } from '../credentials/credential-service';
+import { InferenceService } from '../inference/inference-service';
+import { createMemoryLogger } from '../logger';
+import { SettingsStore } from '../settings/settings-store';
+import { EditService } from './edit-service';
+
+const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
+
+const TWO_HUNKS = `Changing both functions.
+*** Begin Patch
+*** Update File: src/app.ts
+@@ export function first
+-  return 1;
++  return 10;
+@@ export function second
+-  return 2;
++  return 20;
+*** End Patch
+`;
+
+const ESCAPE = `*** Begin Patch
+*** Update File: ../outside.txt
+-secret
++pwned
+*** Add File: .git/hooks/pre-commit
++rm -rf /
+*** End Patch
+`;
+
+describe('EditService with the simulator', () => {
+  let sim: Simulator;
+  let project: TempProject;
+  let config: string;
+  let inference: InferenceService;
+  let service: EditService;
+  let hunks: Map<string, { state: HunkState; path: string; lines: number; message?: string }>;
+  let statuses: string[];
+
+  async function setUp(tokensPerSecond = 20_000) {
+    sim = await startSimulator({
+      ttftMs: 5,
+      tokensPerSecond,
+      chunkTokens: 1,
+      script: SimScriptSchema.parse({
+        rules: [
+          { match: { inputIncludes: 'change both' }, answer: { text: TWO_HUNKS } },
+          { match: { inputIncludes: 'escape' }, answer: { text: ESCAPE } },
+        ],
+      }),
+    });
+    project = await createTempProject({ 'src/app.ts': ORIGINAL });
+    config = await mkdtemp(join(tmpdir(), 'flint-edit-config-'));
+    const logger = createMemoryLogger();
+    const env = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', FLINT_API_KEY: 'sk-sim' };
+    const { store } = await SettingsStore.load(config);
+    inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger });
+    hunks = new Map();
+    statuses = [];
+    service = await EditService.create({
+      root: project.root,
+      journalFolder: join(config, 'journals'),
+      inference,
+      logger,
+      currentFile: () => 'src/app.ts',
+      onWillWrite: () => undefined,
+      emit: (update: EditSessionUpdate) => {
+        if (update.status) statuses.push(update.status);
+        for (const hunk of update.hunks) {
+          const known = hunks.get(hunk.id);
+          hunks.set(hunk.id, { state: hunk.state, path: hunk.path, lines: (known?.lines ?? 0) + hunk.appendLines.length, ...(hunk.message ? { message: hunk.message } : {}) });
+        }
+      },
+    });
+  }
+
+  afterEach(async () => {
+    service?.dispose();
+    inference?.dispose();
+    await sim?.close();
+    await project?.remove();
+    await rm(config, { recursive: true, force: true });
+  });
+
+  const states = () => [...hunks.values()].map((hunk) => hunk.state);
+  const read = () => readFile(project.path('src/app.ts'), 'utf8');
+
+  it('accepts the first hunk while the second streams, rejects the second: exact bytes on disk', async () => {
+    await setUp(150);
+    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    await waitFor(() => hunks.get('1.0')?.state === 'pending', 'the first hunk to be decidable');
+    expect(hunks.get('1.1')?.state ?? 'not yet').not.toBe('pending');
+    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
+    await waitFor(() => hunks.get('1.1')?.state === 'pending', 'the second hunk');
+    expect(service.reject(sessionId, '1.1')).toBe('rejected');
+    expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;'));
+    await waitFor(() => statuses.includes('complete'), 'the answer to complete');
+  });
+
+  it('stops mid-hunk: complete hunks stay decidable, the cut one is partial', async () => {
+    await setUp(150);
+    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    await waitFor(() => hunks.get('1.1')?.state === 'streaming' && hunks.get('1.1')!.lines > 0, 'the second hunk to start');
+    service.stop(sessionId);
+    await waitFor(() => hunks.get('1.1')?.state === 'partial', 'the partial hunk');
+    expect(hunks.get('1.0')?.state).toBe('pending');
+    expect(statuses).toContain('stopped');
+    expect(() => service.reject(sessionId, '1.1')).not.toThrow();
+    await expect(service.accept(sessionId, '1.0')).resolves.toBe('accepted');
+  });
+
+  it('re-anchors pending hunks when the user saves during streaming: merged elsewhere, conflict on the same lines', async () => {
+    await setUp();
+    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
+    // The user edits the second function in their editor.
+    await writeFile(project.path('src/app.ts'), ORIGINAL.replace('return 2;', 'return 2222; // mine'));
+    await service.noteFileChanged('src/app.ts');
+    await waitFor(() => hunks.get('1.1')?.state === 'conflict', 'a conflict on the same lines');
+    expect(hunks.get('1.0')?.state).toBe('pending');
+    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
+    expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 2222; // mine'));
+  });
+
+  it('undo restores the original bytes exactly', async () => {
+    await setUp();
+    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
+    expect(await service.acceptAll(sessionId)).toBe(2);
+    expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 20;'));
+    expect((await service.undo()).status).toBe('done');
+    expect((await service.undo()).status).toBe('done');
+    expect(await read()).toBe(ORIGINAL);
+    expect((await service.undo()).status).toBe('empty');
+  });
+
+  it('refuses a patch that leaves the project or touches .git, and writes nothing', async () => {
+    await setUp();
+    await writeFile(join(project.root, '..', 'outside.txt'), 'secret\n');
+    try {
+      const { sessionId } = await service.start({ prompt: 'escape', depth: 'fast' });
+      await waitFor(() => states().length === 2 && states().every((state) => state === 'refused'), 'both refused');
+      await expect(service.accept(sessionId, '1.0')).rejects.toThrow('only a complete, anchored hunk');
+      expect(await readFile(join(project.root, '..', 'outside.txt'), 'utf8')).toBe('secret\n');
+    } finally {
+      await rm(join(project.root, '..', 'outside.txt'), { force: true });
+    }
+  });
+
+  it('refuses a second edit request while one streams', async () => {
+    await setUp(100);
+    await service.start({ prompt: 'change both', depth: 'fast' });
+    await expect(service.start({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('still streaming');
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * Edits for the open project: starts edit sessions, routes decisions, owns the undo
+ * journal, and keeps pending hunks anchored as files change on disk.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { UndoResult } from '../../shared/contract';
+import type { AnswerDepth } from '../../shared/inference-types';
+import type { EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
+import { FlintFailure } from '../../shared/result';
+import type { InferenceService } from '../inference/inference-service';
+import type { Disposable } from '../lifecycle';
+import type { Logger } from '../logger';
+import { EditApplier } from './edit-applier';
+import { editInput, editInstructions, type PromptFile } from './edit-prompt';
+import { EditSession } from './edit-session';
+import { decodeFileText, type FileText } from './file-text';
+import { resolveModelPath } from './model-path';
+import { UndoJournal, type UndoOutcome } from './undo-journal';
+
+/** Files above this are not sent whole (context assembly with focus comes with the hotkey). */
+const PROMPT_FILE_LIMIT = 256 * 1024;
+
+export interface EditServiceOptions {
+  root: string;
+  /** Folder for undo journals (one file per project). */
+  journalFolder: string;
+  inference: InferenceService;
+  logger: Logger;
+  emit: (update: EditSessionUpdate) => void;
+  currentFile: () => string | null;
+  /** Flint is about to write this file (so its watcher echo is not the user's save). */
+  onWillWrite: (relativePath: string) => void;
+}
+
+export class EditService implements Disposable {
+  private readonly sessions = new Map<string, EditSession>();
+
+  private constructor(
+    private readonly options: EditServiceOptions,
+    private readonly journal: UndoJournal,
+    private readonly applier: EditApplier,
+  ) {}
+
+  static async create(options: EditServiceOptions): Promise<EditService> {
+    const name = createHash('sha256').update(options.root).digest('hex').slice(0, 16);
+    const journal = await UndoJournal.open(join(options.journalFolder, `${name}.jsonl`));
+    return new EditService(options, journal, new EditApplier(options.root, journal, options.onWillWrite));
+  }
+
+  /** Asks the model for edits to `paths` (default: the current file). */
+  async start(input: { prompt: string; paths?: string[]; depth: AnswerDepth; keypressEpochMs?: number }): Promise<{ sessionId: string }> {
+    if ([...this.sessions.values()].some((session) => session.isStreaming)) {
+      throw new FlintFailure('invalid-input', 'An answer is still streaming: stop it (Esc), or type a follow-up to redirect it.');
+    }
+    const paths = input.paths?.length ? input.paths : [this.options.currentFile()].filter((path): path is string => path !== null);
+    if (paths.length === 0) throw new FlintFailure('invalid-input', 'No current file: select a file in the tree, or save one in your editor, then ask.');
+    const files = await this.promptFiles(paths);
+    const sessionId = randomUUID();
+    const format = this.options.inference.activeProviderKind === 'openai-responses' ? 'v4a' : 'search-replace';
+    const instructions = editInstructions(format);
+    const session = new EditSession({
+      sessionId,
+      applier: this.applier,
+      readText: (path) => this.readText(path),
+      emit: this.options.emit,
+      logger: this.options.logger,
+      openStream: (prompt, sink, keypressEpochMs) => this.options.inference.openStream({ prompt, instructions, depth: input.depth, keypressEpochMs }, sink),
+    });
+    this.sessions.set(sessionId, session);
+    await session.start(editInput(files, input.prompt), input.keypressEpochMs);
+    return { sessionId };
+  }
+
+  accept(sessionId: string, hunkId: string): Promise<HunkState> {
+    return this.session(sessionId).accept(hunkId);
+  }
+
+  reject(sessionId: string, hunkId: string): HunkState {
+    return this.session(sessionId).reject(hunkId);
+  }
+
+  acceptAll(sessionId: string): Promise<number> {
+    return this.session(sessionId).acceptAll();
+  }
+
+  rejectAll(sessionId: string): number {
+    return this.session(sessionId).rejectAll();
+  }
+
+  stop(sessionId: string): void {
+    this.session(sessionId).stop();
+  }
+
+  /**
+   * Steers a session: stops what streams and starts a new turn that tells the model
+   * what was accepted and rejected so far. Nothing accepted is lost.
+   */
+  async redirect(sessionId: string, prompt: string, paths: string[] | undefined, keypressEpochMs?: number): Promise<void> {
+    const session = this.session(sessionId);
+    session.stop();
+    const { accepted, rejected } = session.decisions();
+    const files = await this.promptFiles(paths?.length ? paths : [this.options.currentFile()].filter((path): path is string => path !== null));
+    const summary = [
+      accepted.length ? `Already applied (the files below include them): ${accepted.join('; ')}.` : '',
+      rejected.length ? `Rejected by the user, do not propose again: ${rejected.join('; ')}.` : '',
+      `New instruction: ${prompt}`,
+    ].filter(Boolean).join('\n');
+    await session.start(editInput(files, summary), keypressEpochMs);
+  }
+
+  async undo(): Promise<UndoResult> {
+    return describeUndo(await this.journal.undo(), 'Undid');
+  }
+
+  async redo(): Promise<UndoResult> {
+    return describeUndo(await this.journal.redo(), 'Redid');
+  }
+
+  /** A file changed on disk: pending hunks on it are re-planned on its new text. */
+  async noteFileChanged(path: string): Promise<void> {
+    if (this.sessions.size === 0) return;
+    const text = await this.readText(path).catch(() => null);
+    for (const session of this.sessions.values()) session.noteFileChanged(path, text);
+  }
+
+  dispose(): void {
+    for (const session of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+  }
+
+  private session(sessionId: string): EditSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new FlintFailure('not-found', 'That edit session is over (the project was closed or reopened).');
+    return session;
+  }
+
+  private async promptFiles(paths: readonly string[]): Promise<PromptFile[]> {
+    const files: PromptFile[] = [];
+    for (const path of paths) {
+      const text = await this.readText(path);
+      if (text === null) throw new FlintFailure('not-found', `${path} does not exist.`);
+      const joined = text.lines.join('\n');
+      if (joined.length > PROMPT_FILE_LIMIT) throw new FlintFailure('invalid-input', `${path} is too large to send whole (over ${PROMPT_FILE_LIMIT / 1024} KB).`);
+      files.push({ path, text: joined });
+    }
+    return files;
+  }
+
+  private async readText(path: string): Promise<FileText | null> {
+    const target = await resolveModelPath(this.options.root, path);
+    if (!target.exists) return null;
+    return decodeFileText(await readFile(target.absolutePath), target.relativePath);
+  }
+}
+
+function describeUndo(outcome: UndoOutcome, verb: string): UndoResult {
+  switch (outcome.status) {
+    case 'done':
+      return { status: 'done', path: outcome.entry.path, message: `${verb} the change to ${outcome.entry.path}.` };
+    case 'conflict':
+      return { status: 'conflict', path: outcome.entry.path, message: outcome.message };
+    case 'empty':
+      return { status: 'empty', message: verb === 'Undid' ? 'Nothing to undo.' : 'Nothing to redo.' };
+    default: {
+      const exhaustive: never = outcome;
+      return exhaustive;
+    }
+  }
+}

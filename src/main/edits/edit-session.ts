@@ -1,0 +1,371 @@
+/**
+ * One edit session: a model's streamed answer turned into hunks the user decides on,
+ * while it is still streaming.
+ *
+ * Parser events become hunk records; a complete hunk is planned against the file (the
+ * text it was proposed against, merged 3-way with anything the user saved since) and
+ * becomes decidable. Updates to the UI are batched: at most one message per frame.
+ */
+import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
+import { newLinesOf, type EditEvent, type FileOperation, type HunkLine } from '../../shared/edits/edit-types';
+import { normalizeRelativePath } from '../../shared/paths';
+import type { EditSessionStatus, EditSessionUpdate, HunkState, HunkUpdate } from '../../shared/edits/session-types';
+import { FlintFailure } from '../../shared/result';
+import type { Disposable } from '../lifecycle';
+import type { Logger } from '../logger';
+import type { ModelStream, StreamSink } from '../inference/model-stream';
+import { planHunk, type ApplyResult, type EditApplier } from './edit-applier';
+import type { FileText } from './file-text';
+
+/** Opens the model stream for one turn (the inference service, in the app). */
+export type OpenStream = (input: string, sink: StreamSink, keypressEpochMs?: number) => Promise<ModelStream>;
+/** Reads a project file's current text (null if it does not exist). */
+export type ReadText = (path: string) => Promise<FileText | null>;
+
+interface FileRecord {
+  operation: FileOperation;
+  path: string;
+  moveTo?: string;
+  /** The path problem, if the model named a path Flint refuses. */
+  refusal?: string;
+}
+
+interface HunkRecord {
+  id: string;
+  /** A hunk of lines (add/update), or a whole-file delete or move. */
+  kind: FileOperation | 'move';
+  fileIndex: number;
+  state: HunkState;
+  lines: HunkLine[];
+  contextHints: string[];
+  atEndOfFile: boolean;
+  anchorLine: number | null;
+  message?: string;
+  /** The text the hunk was proposed against (set when it completes). */
+  baseText: string | null;
+}
+
+export interface EditSessionOptions {
+  sessionId: string;
+  applier: EditApplier;
+  openStream: OpenStream;
+  readText: ReadText;
+  emit: (update: EditSessionUpdate) => void;
+  logger: Logger;
+  batchIntervalMs?: number;
+}
+
+export class EditSession implements Disposable {
+  private readonly files: FileRecord[] = [];
+  private readonly hunks = new Map<string, HunkRecord>();
+  /** Hunk order in the UI; ids are `${turn}.${hunkIndex}`. */
+  private readonly order: string[] = [];
+  private turn = 0;
+  private fileOffset = 0;
+  private stream: ModelStream | null = null;
+  private parser: EditStreamParser | null = null;
+  private status: EditSessionStatus = 'streaming';
+  private pending: EditSessionUpdate;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private disposed = false;
+  /** Base texts read for this session, by path (the text hunks were proposed against). */
+  private readonly bases = new Map<string, Promise<FileText | null>>();
+
+  constructor(private readonly options: EditSessionOptions) {
+    this.pending = { sessionId: options.sessionId, hunks: [] };
+  }
+
+  /** Starts a turn: `input` is the full prompt input (files + request). */
+  async start(input: string, keypressEpochMs?: number): Promise<void> {
+    this.turn += 1;
+    this.fileOffset = this.files.length;
+    const parser = new EditStreamParser((event) => this.onEvent(event));
+    this.parser = parser;
+    this.setStatus('streaming');
+    const stream = await this.options.openStream(input, {
+      onDelta: (_kind, text) => parser.push(text),
+      onEnd: (end) => {
+        parser.finish(end.outcome !== 'completed');
+        if (end.outcome === 'completed') this.setStatus('complete');
+        else if (end.outcome === 'cancelled') this.setStatus('stopped');
+        else this.setStatus('failed', end.message);
+      },
+    }, keypressEpochMs);
+    this.stream = stream;
+  }
+
+  /** Stops the stream at once; complete hunks stay decidable, a streaming one becomes partial. */
+  stop(): void {
+    this.stream?.cancel();
+  }
+
+  get isStreaming(): boolean {
+    return this.status === 'streaming';
+  }
+
+  /** A summary of decisions so far, for a redirect's next turn. */
+  decisions(): { accepted: string[]; rejected: string[] } {
+    const describe = (hunk: HunkRecord): string => `${this.files[hunk.fileIndex]!.path}${hunk.anchorLine ? ` near line ${hunk.anchorLine}` : ''}`;
+    const all = this.order.map((id) => this.hunks.get(id)!);
+    return { accepted: all.filter((hunk) => hunk.state === 'accepted').map(describe), rejected: all.filter((hunk) => hunk.state === 'rejected').map(describe) };
+  }
+
+  async accept(hunkId: string): Promise<HunkState> {
+    const hunk = this.require(hunkId);
+    if (hunk.state !== 'pending') throw new FlintFailure('invalid-input', `This hunk is ${hunk.state}; only a complete, anchored hunk can be accepted.`);
+    const file = this.files[hunk.fileIndex]!;
+    this.update(hunk, { state: 'applying' });
+    let result: ApplyResult;
+    try {
+      result = await this.applyHunk(hunk, file);
+    } catch (error) {
+      this.options.logger.error('applying a hunk failed', error);
+      this.update(hunk, { state: 'pending', message: `Could not write ${file.path}: ${error instanceof Error ? error.message : String(error)}` });
+      return hunk.state;
+    }
+    if (result.status === 'applied') this.update(hunk, { state: 'accepted', message: result.merged ? 'Merged around your edits.' : undefined });
+    else this.update(hunk, { state: result.status, message: result.message });
+    return hunk.state;
+  }
+
+  reject(hunkId: string): HunkState {
+    const hunk = this.require(hunkId);
+    if (hunk.state === 'accepted' || hunk.state === 'applying') throw new FlintFailure('invalid-input', 'This hunk is already written; use Undo instead.');
+    if (hunk.state === 'streaming') throw new FlintFailure('invalid-input', 'This hunk is still streaming; Stop first, or wait for it.');
+    this.update(hunk, { state: 'rejected' });
+    return hunk.state;
+  }
+
+  /** Accepts every pending hunk, in order; returns how many were written. */
+  async acceptAll(): Promise<number> {
+    let accepted = 0;
+    for (const id of [...this.order]) {
+      if (this.hunks.get(id)!.state === 'pending' && (await this.accept(id)) === 'accepted') accepted += 1;
+    }
+    return accepted;
+  }
+
+  rejectAll(): number {
+    let rejected = 0;
+    for (const id of this.order) {
+      const state = this.hunks.get(id)!.state;
+      if (state === 'pending' || state === 'partial' || state === 'unmatched' || state === 'conflict') {
+        this.reject(id);
+        rejected += 1;
+      }
+    }
+    return rejected;
+  }
+
+  /** The user (or another program) saved `path`: re-plan its pending hunks on the new text. */
+  noteFileChanged(path: string, current: FileText | null): void {
+    for (const id of this.order) {
+      const hunk = this.hunks.get(id)!;
+      const file = this.files[hunk.fileIndex]!;
+      if (hunk.state !== 'pending' || file.path !== path || hunk.kind !== 'update') continue;
+      if (current === null) {
+        this.update(hunk, { state: 'conflict', message: `${path} was deleted.` });
+        continue;
+      }
+      const plan = planHunk(current, this.toApplyInput(hunk, file), path);
+      if (plan.status === 'planned') this.update(hunk, { anchorLine: plan.anchorLine });
+      else this.update(hunk, { state: plan.status, message: plan.message });
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stream?.cancel();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+  }
+
+  private onEvent(event: EditEvent): void {
+    switch (event.type) {
+      case 'prose':
+        this.pending.prose = `${this.pending.prose ?? ''}${event.text}\n`;
+        return this.schedule();
+      case 'file': {
+        const refusal = pathRefusal(event.path);
+        this.files[this.fileOffset + event.fileIndex] = { operation: event.operation, path: event.path, ...(refusal ? { refusal } : {}) };
+        if (event.operation === 'delete') {
+          void this.settle(this.createHunk(`${this.turn}.delete.${event.fileIndex}`, 'delete', this.fileOffset + event.fileIndex, []));
+        }
+        return;
+      }
+      case 'move': {
+        const file = this.files[this.fileOffset + event.fileIndex]!;
+        file.moveTo = event.to;
+        if (!file.refusal) file.refusal = pathRefusal(event.to);
+        void this.settle(this.createHunk(`${this.turn}.move.${event.fileIndex}`, 'move', this.fileOffset + event.fileIndex, []));
+        return;
+      }
+      case 'hunk-open': {
+        const file = this.files[this.fileOffset + event.fileIndex]!;
+        this.createHunk(`${this.turn}.${event.hunkIndex}`, file.operation, this.fileOffset + event.fileIndex, event.contextHints);
+        return;
+      }
+      case 'hunk-line': {
+        const hunk = this.hunks.get(`${this.turn}.${event.hunkIndex}`)!;
+        hunk.lines.push(event.line);
+        this.update(hunk, {}, [event.line]);
+        return;
+      }
+      case 'hunk-at-end':
+        this.hunks.get(`${this.turn}.${event.hunkIndex}`)!.atEndOfFile = true;
+        return;
+      case 'hunk-complete':
+        void this.settle(this.hunks.get(`${this.turn}.${event.hunkIndex}`)!);
+        return;
+      case 'problem':
+        (this.pending.problems ??= []).push(event.message);
+        return this.schedule();
+      case 'done':
+        for (const id of this.order) {
+          const hunk = this.hunks.get(id)!;
+          if (hunk.state === 'streaming' && id.startsWith(`${this.turn}.`)) {
+            this.update(hunk, { state: 'partial', message: 'Cut off before it was complete; it can only be discarded.' });
+          }
+        }
+        return;
+      default: {
+        const exhaustive: never = event;
+        return exhaustive;
+      }
+    }
+  }
+
+  private createHunk(id: string, kind: HunkRecord['kind'], fileIndex: number, contextHints: string[]): HunkRecord {
+    const hunk: HunkRecord = { id, kind, fileIndex, state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, baseText: null };
+    this.hunks.set(id, hunk);
+    this.order.push(id);
+    this.update(hunk, {});
+    return hunk;
+  }
+
+  /** A hunk completed: check its path, then plan it against its file. */
+  private async settle(hunk: HunkRecord): Promise<void> {
+    const file = this.files[hunk.fileIndex]!;
+    if (file.refusal) return this.update(hunk, { state: 'refused', message: file.refusal });
+    if (hunk.lines.length === 0 && (hunk.kind === 'update' || hunk.kind === 'add')) {
+      return this.update(hunk, { state: 'unmatched', message: 'An empty hunk has nothing to apply.' });
+    }
+    try {
+      const base = await this.baseOf(file.path);
+      if (this.disposed) return;
+      switch (hunk.kind) {
+        case 'add':
+          return base === null ? this.update(hunk, { state: 'pending' }) : this.update(hunk, { state: 'conflict', message: `${file.path} already exists; Flint will not overwrite it.` });
+        case 'delete':
+          return base === null ? this.update(hunk, { state: 'conflict', message: `${file.path} does not exist.` }) : this.update(hunk, { state: 'pending' });
+        case 'move': {
+          const destination = await this.baseOf(file.moveTo!);
+          if (base === null) return this.update(hunk, { state: 'conflict', message: `${file.path} does not exist.` });
+          if (destination !== null) return this.update(hunk, { state: 'conflict', message: `${file.moveTo} already exists; Flint will not overwrite it.` });
+          return this.update(hunk, { state: 'pending' });
+        }
+        case 'update': {
+          if (base === null) return this.update(hunk, { state: 'conflict', message: `${file.path} does not exist.` });
+          hunk.baseText = base.lines.join('\n');
+          const plan = planHunk(base, this.toApplyInput(hunk, file), file.path);
+          if (plan.status === 'planned') return this.update(hunk, { state: 'pending', anchorLine: plan.anchorLine });
+          return this.update(hunk, { state: plan.status, message: plan.message });
+        }
+        default: {
+          const exhaustive: never = hunk.kind;
+          return exhaustive;
+        }
+      }
+    } catch (error) {
+      const message = error instanceof FlintFailure ? error.message : `Could not read ${file.path}.`;
+      this.update(hunk, { state: error instanceof FlintFailure && error.code === 'outside-project' ? 'refused' : 'unmatched', message });
+    }
+  }
+
+  private baseOf(path: string): Promise<FileText | null> {
+    let base = this.bases.get(path);
+    if (!base) this.bases.set(path, (base = this.options.readText(path)));
+    return base;
+  }
+
+  private async applyHunk(hunk: HunkRecord, file: FileRecord): Promise<ApplyResult> {
+    switch (hunk.kind) {
+      case 'add':
+        return this.options.applier.createFile(file.path, newLinesOf(hunk.lines));
+      case 'delete':
+        return this.options.applier.deleteFile(file.path);
+      case 'move': {
+        const result = await this.options.applier.moveFile(file.path, file.moveTo!);
+        // Later hunks of this file now apply at its new path.
+        if (result.status === 'applied') file.path = file.moveTo!;
+        return result;
+      }
+      case 'update':
+        return this.options.applier.applyHunk(this.toApplyInput(hunk, file));
+      default: {
+        const exhaustive: never = hunk.kind;
+        return exhaustive;
+      }
+    }
+  }
+
+  private toApplyInput(hunk: HunkRecord, file: FileRecord) {
+    return { path: file.path, lines: hunk.lines, contextHints: hunk.contextHints, atEndOfFile: hunk.atEndOfFile, baseText: hunk.baseText };
+  }
+
+  private require(hunkId: string): HunkRecord {
+    const hunk = this.hunks.get(hunkId);
+    if (!hunk) throw new FlintFailure('not-found', 'That hunk is not part of this edit session.');
+    return hunk;
+  }
+
+  private update(hunk: HunkRecord, change: Partial<Pick<HunkRecord, 'state' | 'anchorLine' | 'message'>>, appendLines: HunkLine[] = []): void {
+    if (change.state !== undefined) hunk.state = change.state;
+    if (change.anchorLine !== undefined) hunk.anchorLine = change.anchorLine;
+    if ('message' in change) hunk.message = change.message;
+    const file = this.files[hunk.fileIndex]!;
+    const existing = this.pending.hunks.find((candidate) => candidate.id === hunk.id);
+    const next: HunkUpdate = {
+      id: hunk.id,
+      fileIndex: hunk.fileIndex,
+      path: file.path,
+      operation: hunk.kind,
+      ...(hunk.kind === 'move' && file.moveTo ? { moveTo: file.moveTo } : {}),
+      state: hunk.state,
+      appendLines: [...(existing?.appendLines ?? []), ...appendLines],
+      anchorLine: hunk.anchorLine,
+      ...(hunk.message !== undefined ? { message: hunk.message } : {}),
+    };
+    if (existing) Object.assign(existing, next);
+    else this.pending.hunks.push(next);
+    this.schedule();
+  }
+
+  private setStatus(status: EditSessionStatus, message?: string): void {
+    this.status = status;
+    this.pending.status = status;
+    if (message !== undefined) this.pending.message = message;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.flushTimer || this.disposed) return;
+    this.flushTimer = setTimeout(() => this.flush(), this.options.batchIntervalMs ?? 16);
+  }
+
+  /** Sends what changed since the last frame. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const update = this.pending;
+    this.pending = { sessionId: this.options.sessionId, hunks: [] };
+    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined) this.options.emit(update);
+  }
+}
+
+/** Lexical refusals, known as soon as the path is named (real-path checks happen at apply). */
+function pathRefusal(path: string): string | undefined {
+  const normalized = normalizeRelativePath(path.trim());
+  if (normalized === null) return `Refused: ${JSON.stringify(path.slice(0, 200))} is not a path inside the project.`;
+  if (normalized.split('/').some((segment) => segment.toLowerCase() === '.git')) return `Refused: ${normalized} is inside .git.`;
+  return undefined;
+}

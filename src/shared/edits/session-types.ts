@@ -1,0 +1,65 @@
+/**
+ * The live diff as the renderer sees it: an edit session's hunks and their states.
+ */
+import type { FileOperation, HunkLine } from './edit-types';
+
+/** Where a hunk is in its life. */
+export type HunkState =
+  /** Lines are still arriving. */
+  | 'streaming'
+  /** Complete and anchored: it can be accepted or rejected. */
+  | 'pending'
+  /** Being written. */
+  | 'applying'
+  /** Written to disk. */
+  | 'accepted'
+  /** Declined by the user. */
+  | 'rejected'
+  /** Cut off by Stop or a dropped stream: it can only be discarded. */
+  | 'partial'
+  /** The user changed the same lines meanwhile: not applicable; their text stays. */
+  | 'conflict'
+  /** Its text is not (or not uniquely) in the file: shown raw, never applied at a guess. */
+  | 'unmatched'
+  /** Its path leaves the project or touches .git: refused. */
+  | 'refused';
+
+export interface HunkUpdate {
+  /** Stable within the session. */
+  id: string;
+  fileIndex: number;
+  path: string;
+  /** What accepting it does: apply lines, create, delete, or move (rename) the file. */
+  operation: FileOperation | 'move';
+  /** The destination, for a move. */
+  moveTo?: string;
+  state: HunkState;
+  /** Lines to append to what the renderer has (never repeated). */
+  appendLines: HunkLine[];
+  /** 1-based line in the file where the hunk applies, once anchored. */
+  anchorLine: number | null;
+  /** Why it is unmatched, conflicted or refused; or which tolerances anchoring needed. */
+  message?: string;
+}
+
+/** Where an edit session is. */
+export type EditSessionStatus =
+  /** The model is writing. */
+  | 'streaming'
+  /** The answer is complete; hunks may still await decisions. */
+  | 'complete'
+  /** The user stopped it. */
+  | 'stopped'
+  /** The stream failed; `message` says why. */
+  | 'failed';
+
+/** One batched update (at most one per frame). */
+export interface EditSessionUpdate {
+  sessionId: string;
+  status?: EditSessionStatus;
+  message?: string;
+  /** Prose to append. */
+  prose?: string;
+  hunks: HunkUpdate[];
+  problems?: string[];
+}
