@@ -69,7 +69,7 @@ export class EditService implements Disposable {
       openStream: (prompt, sink, keypressEpochMs) => this.options.inference.openStream({ prompt, instructions, depth: input.depth, keypressEpochMs }, sink),
     });
     this.sessions.set(sessionId, session);
-    await session.start(editInput(files, input.prompt), input.keypressEpochMs);
+    await session.start(editInput(files, input.prompt), shownTexts(files), input.keypressEpochMs);
     return { sessionId };
   }
 
@@ -107,7 +107,7 @@ export class EditService implements Disposable {
       rejected.length ? `Rejected by the user, do not propose again: ${rejected.join('; ')}.` : '',
       `New instruction: ${prompt}`,
     ].filter(Boolean).join('\n');
-    await session.start(editInput(files, summary), keypressEpochMs);
+    await session.start(editInput(files, summary), shownTexts(files), keypressEpochMs);
   }
 
   async undo(): Promise<UndoResult> {
@@ -136,14 +136,14 @@ export class EditService implements Disposable {
     return session;
   }
 
-  private async promptFiles(paths: readonly string[]): Promise<PromptFile[]> {
-    const files: PromptFile[] = [];
+  private async promptFiles(paths: readonly string[]): Promise<Array<PromptFile & { fileText: FileText }>> {
+    const files: Array<PromptFile & { fileText: FileText }> = [];
     for (const path of paths) {
       const text = await this.readText(path);
       if (text === null) throw new FlintFailure('not-found', `${path} does not exist.`);
       const joined = text.lines.join('\n');
       if (joined.length > PROMPT_FILE_LIMIT) throw new FlintFailure('invalid-input', `${path} is too large to send whole (over ${PROMPT_FILE_LIMIT / 1024} KB).`);
-      files.push({ path, text: joined });
+      files.push({ path, text: joined, fileText: text });
     }
     return files;
   }
@@ -153,6 +153,10 @@ export class EditService implements Disposable {
     if (!target.exists) return null;
     return decodeFileText(await readFile(target.absolutePath), target.relativePath);
   }
+}
+
+function shownTexts(files: ReadonlyArray<{ path: string; fileText: FileText }>): Map<string, FileText> {
+  return new Map(files.map((file) => [file.path, file.fileText]));
 }
 
 function describeUndo(outcome: UndoOutcome, verb: string): UndoResult {

@@ -75,8 +75,13 @@ export class EditSession implements Disposable {
     this.pending = { sessionId: options.sessionId, hunks: [] };
   }
 
-  /** Starts a turn: `input` is the full prompt input (files + request). */
-  async start(input: string, keypressEpochMs?: number): Promise<void> {
+  /**
+   * Starts a turn: `input` is the full prompt input (files + request), and `shown` the
+   * texts of the files in it. Hunks for those files are anchored against what the model
+   * saw, so a save made while it writes is merged 3-way (or reported as a conflict).
+   */
+  async start(input: string, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
+    for (const [path, text] of shown) this.bases.set(path, Promise.resolve(text));
     this.turn += 1;
     this.fileOffset = this.files.length;
     const parser = new EditStreamParser((event) => this.onEvent(event));

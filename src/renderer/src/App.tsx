@@ -3,6 +3,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useAppState } from './features/app-state/use-app-state';
+import { EditPane } from './features/edits/EditPane';
 import { FileView } from './features/file-view/FileView';
 import { FolderPathForm } from './features/open-folder/FolderPathForm';
 import { OpenFolder } from './features/open-folder/OpenFolder';
@@ -81,6 +82,11 @@ export function App() {
               onError={reportError}
             />
             <FileView key={state.project.id} path={state.openFile} />
+            <EditPane
+              currentFile={state.currentFile.path}
+              onError={reportError}
+              onNotice={(message) => dispatch({ type: 'notice', level: 'info', message })}
+            />
           </div>
         </>
       ) : (

@@ -1,0 +1,118 @@
+/**
+ * Ask Flint, and the live diff: hunks stream in and are decided while the model writes.
+ *
+ * Keys: Enter asks (Alt+Enter with the deeper model), Esc stops a streaming answer,
+ * A / R accept or reject the focused hunk. Typing while it streams redirects it.
+ */
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { flint } from '../../lib/flint';
+import { HunkCard } from './HunkCard';
+import { useEditSession } from './use-edit-session';
+
+export interface EditPaneProps {
+  currentFile: string | null;
+  onError: (message: string) => void;
+  onNotice: (message: string) => void;
+}
+
+export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
+  const { session, lines, start, stop, accept, reject, acceptAll, rejectAll } = useEditSession(onError);
+  const [prompt, setPrompt] = useState('');
+  const streaming = session?.status === 'streaming';
+
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent): void => {
+      if (event.key === 'Escape' && streaming) {
+        event.preventDefault();
+        void stop();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [streaming, stop]);
+
+  const send = async (depth: 'fast' | 'deep'): Promise<void> => {
+    const text = prompt.trim();
+    if (!text) return;
+    if (await start(text, depth)) setPrompt('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void send(event.altKey ? 'deep' : 'fast');
+    }
+  };
+
+  const undo = async (): Promise<void> => {
+    const result = await flint.undoEdit({});
+    if (!result.ok) onError(result.error.message);
+    else if (result.value.status === 'conflict') onError(result.value.message);
+    else onNotice(result.value.message);
+  };
+
+  const pendingCount = session ? session.order.filter((id) => session.hunks[id]!.state === 'pending').length : 0;
+  return (
+    <section className="edit-pane" aria-label="Flint">
+      <div className="ask-box">
+        <label htmlFor="ask-flint" className="ask-scope">
+          {currentFile ? `Ask Flint about ${currentFile}` : 'Select or save a file, then ask'}
+        </label>
+        <textarea
+          id="ask-flint"
+          aria-label="Ask Flint"
+          rows={3}
+          placeholder={streaming ? 'Type to redirect the answer…' : 'Describe a change (Enter to send, Alt+Enter for the deeper model)'}
+          value={prompt}
+          onChange={(event) => setPrompt(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <div className="ask-actions">
+          {streaming ? (
+            <button type="button" onClick={() => void stop()} title="Stop (Esc)">
+              Stop
+            </button>
+          ) : (
+            <button type="button" className="primary" onClick={() => void send('fast')} disabled={!prompt.trim()}>
+              Ask
+            </button>
+          )}
+          <button type="button" onClick={() => void undo()} title="Undo the last change Flint wrote">
+            Undo
+          </button>
+        </div>
+      </div>
+      {session && (
+        <div className="edit-session" aria-live="polite" data-session={session.sessionId}>
+          <div className="edit-session-bar">
+            <span className={`edit-status is-${session.status}`} aria-label="Edit status">
+              {session.status === 'streaming' ? 'Streaming…' : session.status === 'complete' ? 'Answer complete' : session.status === 'stopped' ? 'Stopped' : 'Failed'}
+            </span>
+            <span className="spacer" />
+            <button type="button" onClick={() => void acceptAll()} disabled={pendingCount === 0}>
+              Accept all
+            </button>
+            <button type="button" onClick={() => void rejectAll()} disabled={session.order.length === 0}>
+              Reject all
+            </button>
+          </div>
+          {session.message && <p role="alert" className="form-error">{session.message}</p>}
+          {session.prose.trim() && <p className="edit-prose">{session.prose.trim()}</p>}
+          {session.order.map((id) => (
+            <HunkCard key={id} hunk={session.hunks[id]!} store={lines} onAccept={() => void accept(id)} onReject={() => void reject(id)} />
+          ))}
+          {session.problems.length > 0 && (
+            <details className="edit-problems">
+              <summary>{session.problems.length} note(s) about the model’s output</summary>
+              <ul>
+                {session.problems.map((problem, index) => (
+                  <li key={index}>{problem}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

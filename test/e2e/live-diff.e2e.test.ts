@@ -1,0 +1,158 @@
+/**
+ * End to end in Chromium: ask Flint, take hunks while they stream, and check the bytes on disk.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, openFlintPage } from '../helpers/chromium';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { SimScriptSchema } from '../sim/sim-script';
+import { startSimulator, type Simulator } from '../sim/simulator';
+
+const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
+const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
+const SECOND_BODY = Array.from({ length: 12 }, (_, index) => `+  // step ${index + 1} of the new second()`).join('\n');
+const PATCH = `Updating both functions.
+*** Begin Patch
+*** Update File: src/app.ts
+@@ export function first
+-  return 1;
++  return 10;
+@@ export function second
+-  return 2;
+${SECOND_BODY}
++  return 20;
+*** End Patch
+`;
+const ESCAPE = `*** Begin Patch
+*** Update File: ../outside.txt
+-secret
++pwned
+*** End Patch
+`;
+const AFTER_FIRST = ORIGINAL.replace('return 1;', 'return 10;');
+
+describe('the live diff in Chromium (serve shell, simulator)', () => {
+  let workspace: string;
+  let project: string;
+  let sim: Simulator;
+  let serve: ServeProcess;
+  let browser: BrowserContext;
+  let page: Page;
+  let pageErrors: string[] = [];
+
+  const cards = () => page.getByRole('article', { name: 'Hunk in src/app.ts' });
+  const stateOf = (index: number) => cards().nth(index).getByLabel('Hunk state').innerText();
+  const onDisk = () => readFile(join(project, 'src', 'app.ts'), 'utf8');
+  const sessionId = async () => {
+    const session = page.locator('.edit-session');
+    return (await session.count()) === 0 ? null : session.getAttribute('data-session');
+  };
+  /** Asks, and waits until the new session replaced the previous one on screen. */
+  const ask = async (text: string) => {
+    const previous = await sessionId();
+    await page.getByLabel('Ask Flint').fill(text);
+    await page.getByLabel('Ask Flint').press('Enter');
+    await eventually(sessionId, (id) => id !== null && id !== previous, 'the new edit session');
+  };
+
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-diff-'));
+    project = join(workspace, 'project');
+    await mkdir(join(project, 'src'), { recursive: true });
+    await writeFile(join(project, 'src', 'app.ts'), ORIGINAL);
+    await writeFile(join(workspace, 'outside.txt'), 'secret\n');
+    sim = await startSimulator({
+      ttftMs: 20,
+      tokensPerSecond: 60,
+      chunkTokens: 1,
+      apiKey: 'sk-e2e',
+      script: SimScriptSchema.parse({
+        rules: [
+          { match: { inputIncludes: 'both functions' }, answer: { text: PATCH } },
+          { match: { inputIncludes: 'escape please' }, answer: { text: ESCAPE }, tokensPerSecond: 2000 },
+        ],
+      }),
+    });
+    serve = await startServeProcess([project], {
+      FLINT_CONFIG_DIR: join(workspace, 'config'),
+      FLINT_PROVIDER: 'openai-responses',
+      FLINT_BASE_URL: sim.baseUrl,
+      FLINT_MODEL: 'gpt-5.3-codex-spark',
+      FLINT_API_KEY: 'sk-e2e',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    });
+    ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
+    const tree = page.getByRole('tree', { name: 'Files' });
+    await tree.getByRole('treeitem', { name: 'src', exact: true }).click();
+    await tree.getByRole('treeitem', { name: 'app.ts', exact: true }).click();
+    await eventually(() => page.getByLabel('Current file').innerText(), (text) => text === 'src/app.ts', 'the current file');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    await sim?.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('accepts the first hunk while the second streams, rejects the second: exact bytes on disk', async () => {
+    await ask('Change both functions');
+    await eventually(() => stateOf(0), (state) => state === 'Ready', 'the first hunk to be ready', 20_000);
+    expect(await page.getByLabel('Edit status').innerText()).toBe('Streaming…');
+    await cards().nth(0).getByRole('button', { name: 'Accept' }).click();
+    await eventually(() => stateOf(0), (state) => state === 'Accepted', 'the first hunk to be accepted');
+    expect(await onDisk()).toBe(AFTER_FIRST);
+    await eventually(() => stateOf(1), (state) => state === 'Ready', 'the second hunk', 20_000);
+    await cards().nth(1).getByRole('button', { name: 'Reject' }).click();
+    await eventually(() => stateOf(1), (state) => state === 'Rejected', 'the second hunk to be rejected');
+    expect(await onDisk()).toBe(AFTER_FIRST);
+    await mkdir(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'live-diff.png') });
+  });
+
+  it('undo restores the original bytes', async () => {
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await eventually(onDisk, (text) => text === ORIGINAL, 'the original bytes');
+  });
+
+  it('Esc stops mid-hunk: the complete hunk stays decidable, the cut one is partial', async () => {
+    await ask('Change both functions again');
+    await eventually(() => stateOf(1).catch(() => ''), (state) => state === 'Streaming…', 'the second hunk to be streaming', 20_000);
+    await page.keyboard.press('Escape');
+    await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text === 'Stopped', 'the stop');
+    expect(await stateOf(0)).toBe('Ready');
+    expect(await stateOf(1)).toBe('Partial (cut off)');
+    expect(await cards().nth(1).getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true);
+    await cards().nth(1).getByRole('button', { name: 'Reject' }).click();
+    expect(await onDisk()).toBe(ORIGINAL);
+  });
+
+  it('re-anchors while streaming: the user’s save on the same lines makes a conflict and keeps their text', async () => {
+    await ask('Change both functions once more');
+    await eventually(() => stateOf(0), (state) => state === 'Ready', 'the first hunk', 20_000);
+    const users = ORIGINAL.replace('return 1;', 'return 111; // typed in my editor');
+    await writeFile(join(project, 'src', 'app.ts'), users);
+    await eventually(() => stateOf(0), (state) => state === 'Conflict', 'a conflict');
+    await eventually(() => stateOf(1), (state) => state === 'Ready', 'the second hunk', 20_000);
+    await cards().nth(1).getByRole('button', { name: 'Accept' }).click();
+    await eventually(() => stateOf(1), (state) => state === 'Accepted', 'the second hunk merged');
+    const merged = await onDisk();
+    expect(merged).toContain('return 111; // typed in my editor');
+    expect(merged).toContain('return 20;');
+  });
+
+  it('refuses a patch that leaves the project, and writes nothing', async () => {
+    await ask('escape please');
+    const refused = page.getByRole('article', { name: 'Hunk in ../outside.txt' });
+    await eventually(() => refused.getByLabel('Hunk state').innerText(), (state) => state === 'Refused', 'the refusal', 20_000);
+    expect(await refused.getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true);
+    expect(await readFile(join(workspace, 'outside.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it('ran without console errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
