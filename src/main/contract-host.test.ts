@@ -42,6 +42,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     acceptAllHunks: notUsed,
     rejectAllHunks: notUsed,
     stopEdit: notUsed,
+    acknowledgeEdit: notUsed,
     redirectEdit: notUsed,
     undoEdit: notUsed,
     redoEdit: notUsed,

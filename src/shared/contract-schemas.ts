@@ -56,6 +56,7 @@ export const requestSchemas = {
   acceptAllHunks: z.object({ sessionId: SessionId }).strict(),
   rejectAllHunks: z.object({ sessionId: SessionId }).strict(),
   stopEdit: z.object({ sessionId: SessionId }).strict(),
+  acknowledgeEdit: z.object({ sessionId: SessionId }).strict(),
   redirectEdit: z.object({ sessionId: SessionId, prompt: z.string().min(1).max(20_000), keypressEpochMs: z.number().finite().optional() }).strict(),
   undoEdit: NoInput,
   redoEdit: NoInput,

@@ -129,6 +129,8 @@ export const requests = {
   acceptAllHunks: request<{ sessionId: string }, { accepted: number }>('edit:acceptAll'),
   /** Rejects every undecided hunk. */
   rejectAllHunks: request<{ sessionId: string }, { rejected: number }>('edit:rejectAll'),
+  /** The renderer has painted the last `edit:update`: main may send the next at once. */
+  acknowledgeEdit: request<{ sessionId: string }, null>('edit:ack'),
   /** Stops the stream at once (Esc); complete hunks stay decidable. */
   stopEdit: request<{ sessionId: string }, null>('edit:stop'),
   /** Steers the session with a follow-up typed while (or after) it streams. */

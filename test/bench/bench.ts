@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { ServeClient } from './serve-client';
 import { median, percentile, round } from './statistics';
+import { measureEdits } from './edit-bench';
 import { measureSocket } from './socket-bench';
 import { syntheticProject } from './synthetic-project';
 
@@ -25,14 +26,50 @@ interface Figure {
 const OPEN_RUNS = 3;
 const WATCH_WRITES = 200;
 
+/** Figure groups; `--only project,edits` runs some of them. */
+const GROUPS = ['project', 'socket', 'edits'] as const;
+
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
+  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+  const runs = (group: (typeof GROUPS)[number]): boolean => !only || only.includes(group);
   const log = (line: string): void => void (json ? process.stderr : process.stdout).write(`${line}\n`);
+  const figures: Figure[] = [];
+  if (runs('project')) figures.push(...(await measureProjects(log)));
+  if (runs('socket')) {
+    const socket = await measureSocket(log);
+    figures.push(
+      { name: 'socket_send_p95_ms', value: socket.socket_send_p95_ms, unit: 'ms', budget: '≤ 5' },
+      { name: 'socket_reconnect_ms', value: socket.socket_reconnect_ms, unit: 'ms', budget: '≤ 5' },
+      { name: 'stream_overhead_pct', value: socket.stream_overhead_pct, unit: '%', budget: '≤ 5' },
+    );
+  }
+  if (runs('edits')) {
+    const edits = await measureEdits(log);
+    figures.push(
+      { name: 'pipeline_tok_s', value: edits.pipeline_tok_s, unit: 'tok/s', budget: '≥ 20000' },
+      { name: 'render_fps_1000', value: edits.render_fps_1000, unit: 'fps', budget: '≥ 55' },
+      { name: 'render_longest_task_ms', value: edits.render_longest_task_ms, unit: 'ms', budget: '≤ 50' },
+      { name: 'first_hunk_paint_p95_ms', value: edits.first_hunk_paint_p95_ms, unit: 'ms', budget: '≤ 20' },
+      { name: 'spark_edit_ms', value: edits.spark_edit_ms, unit: 'ms', budget: '≤ 300' },
+    );
+  }
+
+  if (json) {
+    process.stdout.write(`${JSON.stringify(Object.fromEntries(figures.map((figure) => [figure.name, figure.value])))}\n`);
+  } else {
+    for (const figure of figures) {
+      log(`${figure.name.padEnd(24)} ${String(figure.value).padStart(9)} ${figure.unit.padEnd(5)} ${figure.budget && `(budget ${figure.budget})`}`);
+    }
+  }
+}
+
+/** Opening 5k and 50k projects, main's memory, and watch latency, through the serve shell. */
+async function measureProjects(log: (line: string) => void): Promise<Figure[]> {
   const config = await mkdtemp(join(tmpdir(), 'flint-bench-config-'));
   log('Generating synthetic projects (cached after the first run)…');
   const small = await syntheticProject(5_000);
   const large = await syntheticProject(50_000);
-
   const serve = await startServeProcess([], { FLINT_CONFIG_DIR: config });
   const client = await ServeClient.connect(serve.url);
   const figures: Figure[] = [];
@@ -49,21 +86,7 @@ async function main(): Promise<void> {
     await serve.stop();
     await rm(config, { recursive: true, force: true });
   }
-
-  const socket = await measureSocket(log);
-  figures.push(
-    { name: 'socket_send_p95_ms', value: socket.socket_send_p95_ms, unit: 'ms', budget: '≤ 5' },
-    { name: 'socket_reconnect_ms', value: socket.socket_reconnect_ms, unit: 'ms', budget: '≤ 5' },
-    { name: 'stream_overhead_pct', value: socket.stream_overhead_pct, unit: '%', budget: '≤ 5' },
-  );
-
-  if (json) {
-    process.stdout.write(`${JSON.stringify(Object.fromEntries(figures.map((figure) => [figure.name, figure.value])))}\n`);
-  } else {
-    for (const figure of figures) {
-      log(`${figure.name.padEnd(20)} ${String(figure.value).padStart(8)} ${figure.unit.padEnd(3)} ${figure.budget && `(budget ${figure.budget})`}`);
-    }
-  }
+  return figures;
 }
 
 /** Folder chosen → full tree delivered to the client; the median of a few opens. */

@@ -7,7 +7,7 @@ import type { EditService } from '../edits/edit-service';
 
 export type EditHandlers = Pick<
   RequestHandlers,
-  'startEdit' | 'acceptHunk' | 'rejectHunk' | 'acceptAllHunks' | 'rejectAllHunks' | 'stopEdit' | 'redirectEdit' | 'undoEdit' | 'redoEdit'
+  'startEdit' | 'acceptHunk' | 'rejectHunk' | 'acceptAllHunks' | 'rejectAllHunks' | 'stopEdit' | 'acknowledgeEdit' | 'redirectEdit' | 'undoEdit' | 'redoEdit'
 >;
 
 /** `edits()` returns the open project's edit service, or null when no project is open. */
@@ -25,6 +25,10 @@ export function createEditHandlers(edits: () => EditService | null): EditHandler
     rejectAllHunks: async ({ sessionId }) => ({ rejected: service().rejectAll(sessionId) }),
     stopEdit: async ({ sessionId }) => {
       service().stop(sessionId);
+      return null;
+    },
+    acknowledgeEdit: async ({ sessionId }) => {
+      edits()?.acknowledge(sessionId);
       return null;
     },
     redirectEdit: async ({ sessionId, prompt, keypressEpochMs }) => {

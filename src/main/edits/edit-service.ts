@@ -93,6 +93,11 @@ export class EditService implements Disposable {
     this.session(sessionId).stop();
   }
 
+  /** The renderer has shown the session's last update. */
+  acknowledge(sessionId: string): void {
+    this.sessions.get(sessionId)?.acknowledge();
+  }
+
   /**
    * Steers a session: stops what streams and starts a new turn that tells the model
    * what was accepted and rejected so far. Nothing accepted is lost.

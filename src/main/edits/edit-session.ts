@@ -4,7 +4,7 @@
  *
  * Parser events become hunk records; a complete hunk is planned against the file (the
  * text it was proposed against, merged 3-way with anything the user saved since) and
- * becomes decidable. Updates to the UI are batched: at most one message per frame.
+ * becomes decidable. Updates to the UI are batched and paced by the renderer's frames.
  */
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import { newLinesOf, type EditEvent, type FileOperation, type HunkLine } from '../../shared/edits/edit-types';
@@ -43,6 +43,7 @@ interface HunkRecord {
   message?: string;
   /** The text the hunk was proposed against (set when it completes). */
   baseText: string | null;
+  firstLineAtEpochMs?: number;
 }
 
 export interface EditSessionOptions {
@@ -52,7 +53,8 @@ export interface EditSessionOptions {
   readText: ReadText;
   emit: (update: EditSessionUpdate) => void;
   logger: Logger;
-  batchIntervalMs?: number;
+  /** Without an acknowledgement from the renderer, batches go out this often. */
+  ackTimeoutMs?: number;
 }
 
 export class EditSession implements Disposable {
@@ -67,6 +69,10 @@ export class EditSession implements Disposable {
   private status: EditSessionStatus = 'streaming';
   private pending: EditSessionUpdate;
   private flushTimer: NodeJS.Timeout | null = null;
+  /** A batch went out and the renderer has not shown it yet. */
+  private awaitingAck = false;
+  /** The pending flush is an immediate one (a hunk's first line). */
+  private flushImmediately = false;
   private disposed = false;
   /** Base texts read for this session, by path (the text hunks were proposed against). */
   private readonly bases = new Map<string, Promise<FileText | null>>();
@@ -181,7 +187,7 @@ export class EditSession implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.stream?.cancel();
-    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.cancelFlush();
   }
 
   private onEvent(event: EditEvent): void {
@@ -211,6 +217,7 @@ export class EditSession implements Disposable {
       }
       case 'hunk-line': {
         const hunk = this.hunks.get(`${this.turn}.${event.hunkIndex}`)!;
+        hunk.firstLineAtEpochMs ??= performance.timeOrigin + performance.now();
         hunk.lines.push(event.line);
         this.update(hunk, {}, [event.line]);
         return;
@@ -339,10 +346,11 @@ export class EditSession implements Disposable {
       appendLines: [...(existing?.appendLines ?? []), ...appendLines],
       anchorLine: hunk.anchorLine,
       ...(hunk.message !== undefined ? { message: hunk.message } : {}),
+      ...(hunk.firstLineAtEpochMs !== undefined ? { firstLineAtEpochMs: hunk.firstLineAtEpochMs } : {}),
     };
     if (existing) Object.assign(existing, next);
     else this.pending.hunks.push(next);
-    this.schedule();
+    this.schedule(appendLines.length > 0 && hunk.lines.length === appendLines.length);
   }
 
   private setStatus(status: EditSessionStatus, message?: string): void {
@@ -352,18 +360,54 @@ export class EditSession implements Disposable {
     this.schedule();
   }
 
-  private schedule(): void {
-    if (this.flushTimer || this.disposed) return;
-    this.flushTimer = setTimeout(() => this.flush(), this.options.batchIntervalMs ?? 16);
+  /**
+   * Frame-aligned flow: a batch goes out as soon as the renderer has taken the previous
+   * one (it acknowledges after its frame); while the renderer is busy, changes pile up
+   * into one batch. Exception: a hunk's first line goes out at once (new hunks are rare
+   * next to lines, so this stays near one message per frame). Without an acknowledgement
+   * (no renderer, a hidden window) batches still go out every `ackTimeoutMs`.
+   */
+  private schedule(urgent = false): void {
+    if (this.disposed) return;
+    if (urgent && !this.flushImmediately) {
+      // A hunk's first line is what the user waits to see: it does not wait for the frame.
+      this.cancelFlush();
+      this.flushImmediately = true;
+      this.flushTimer = setImmediate(() => this.flush()) as unknown as NodeJS.Timeout;
+      return;
+    }
+    if (this.flushTimer) return;
+    if (this.awaitingAck) {
+      this.flushTimer = setTimeout(() => this.flush(), this.options.ackTimeoutMs ?? 100);
+      return;
+    }
+    // Let the rest of this delta's events join the batch.
+    this.flushTimer = setImmediate(() => this.flush()) as unknown as NodeJS.Timeout;
+  }
+
+  /** The renderer has shown the last batch: the next can go at once. */
+  acknowledge(): void {
+    this.awaitingAck = false;
+    if (this.flushTimer && !this.flushImmediately) this.flush();
+  }
+
+  private cancelFlush(): void {
+    if (!this.flushTimer) return;
+    clearTimeout(this.flushTimer);
+    clearImmediate(this.flushTimer as unknown as NodeJS.Immediate);
+    this.flushTimer = null;
   }
 
   /** Sends what changed since the last frame. */
   flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
+    this.cancelFlush();
+    this.flushImmediately = false;
     const update = this.pending;
     this.pending = { sessionId: this.options.sessionId, hunks: [] };
-    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined) this.options.emit(update);
+    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined) {
+      this.awaitingAck = true;
+      this.options.emit(update);
+    }
   }
 }
 

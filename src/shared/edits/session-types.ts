@@ -40,6 +40,11 @@ export interface HunkUpdate {
   anchorLine: number | null;
   /** Why it is unmatched, conflicted or refused; or which tolerances anchoring needed. */
   message?: string;
+  /**
+   * When main received the hunk's first line (performance.timeOrigin + now, comparable
+   * across processes on one machine): the renderer measures delta → paint from it.
+   */
+  firstLineAtEpochMs?: number;
 }
 
 /** Where an edit session is. */

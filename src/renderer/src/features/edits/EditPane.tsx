@@ -4,7 +4,7 @@
  * Keys: Enter asks (Alt+Enter with the deeper model), Esc stops a streaming answer,
  * A / R accept or reject the focused hunk. Typing while it streams redirects it.
  */
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { flint } from '../../lib/flint';
 import { HunkCard } from './HunkCard';
 import { useEditSession } from './use-edit-session';
@@ -19,6 +19,14 @@ export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
   const { session, lines, start, stop, accept, reject, acceptAll, rejectAll } = useEditSession(onError);
   const [prompt, setPrompt] = useState('');
   const streaming = session?.status === 'streaming';
+  const scrollRef = useRef<HTMLDivElement>(null);
+  /** Follow the stream while the user is at the bottom; stop following when they scroll up. */
+  const followRef = useRef(true);
+  const hunkCount = session?.order.length ?? 0;
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (element && followRef.current) element.scrollTop = element.scrollHeight;
+  }, [hunkCount, session?.prose]);
 
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent): void => {
@@ -83,7 +91,16 @@ export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
         </div>
       </div>
       {session && (
-        <div className="edit-session" aria-live="polite" data-session={session.sessionId}>
+        <div
+          ref={scrollRef}
+          className="edit-session"
+          aria-live="polite"
+          data-session={session.sessionId}
+          onScroll={(event) => {
+            const element = event.currentTarget;
+            followRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+          }}
+        >
           <div className="edit-session-bar">
             <span className={`edit-status is-${session.status}`} aria-label="Edit status">
               {session.status === 'streaming' ? 'Streaming…' : session.status === 'complete' ? 'Answer complete' : session.status === 'stopped' ? 'Stopped' : 'Failed'}
@@ -99,7 +116,7 @@ export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
           {session.message && <p role="alert" className="form-error">{session.message}</p>}
           {session.prose.trim() && <p className="edit-prose">{session.prose.trim()}</p>}
           {session.order.map((id) => (
-            <HunkCard key={id} hunk={session.hunks[id]!} store={lines} onAccept={() => void accept(id)} onReject={() => void reject(id)} />
+            <HunkCard key={id} hunk={session.hunks[id]!} store={lines} onAccept={accept} onReject={reject} />
           ))}
           {session.problems.length > 0 && (
             <details className="edit-problems">

@@ -1,7 +1,9 @@
 /**
  * One hunk: where it goes, its state, its lines as they stream, and its decision buttons.
  */
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import type { HunkLine } from '../../../../shared/edits/edit-types';
+import { markElementPainted } from '../../lib/paint-marks';
 import { HunkEditor } from './hunk-editor';
 import type { HunkLineStore, HunkMeta } from './use-edit-session';
 
@@ -20,22 +22,34 @@ const STATE_LABELS: Record<HunkMeta['state'], string> = {
 export interface HunkCardProps {
   hunk: HunkMeta;
   store: HunkLineStore;
-  onAccept: () => void;
-  onReject: () => void;
+  onAccept: (hunkId: string) => void;
+  onReject: (hunkId: string) => void;
 }
 
-export function HunkCard({ hunk, store, onAccept, onReject }: HunkCardProps) {
+/** Memoized: a frame's update re-renders only the hunks it changed. */
+export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHunk, onReject: rejectHunk }: HunkCardProps) {
+  const onAccept = (): void => acceptHunk(hunk.id);
+  const onReject = (): void => rejectHunk(hunk.id);
   const hostRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
+  const firstLineAt = hunk.firstLineAtEpochMs;
+  // A layout effect, so a new card and its first lines reach the screen in the same frame.
+  useLayoutEffect(() => {
     const editor = new HunkEditor(hostRef.current!);
-    editor.append(store.linesOf(hunk.id));
-    const stop = store.listen(hunk.id, (lines) => editor.append(lines));
+    let painted = false;
+    const append = (lines: readonly HunkLine[]): void => {
+      editor.append(lines);
+      if (painted || !editor.firstRow || firstLineAt === undefined) return;
+      painted = true;
+      markElementPainted(editor.firstRow, `hunk:${hunk.id}`, firstLineAt);
+    };
+    append(store.linesOf(hunk.id));
+    const stop = store.listen(hunk.id, append);
     return () => {
       stop();
       editor.destroy();
     };
-  }, [hunk.id, store]);
+  }, [hunk.id, store, firstLineAt]);
 
   const canAccept = hunk.state === 'pending';
   const canReject = hunk.state === 'pending' || hunk.state === 'partial' || hunk.state === 'unmatched' || hunk.state === 'conflict';
@@ -75,7 +89,7 @@ export function HunkCard({ hunk, store, onAccept, onReject }: HunkCardProps) {
       <div ref={hostRef} className="hunk-body" />
     </article>
   );
-}
+});
 
 function describeOperation(hunk: HunkMeta): string {
   switch (hunk.operation) {

@@ -8,6 +8,7 @@ import type { HunkLine } from '../../../../shared/edits/edit-types';
 import type { EditSessionStatus, HunkUpdate } from '../../../../shared/edits/session-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
+import { markPainted } from '../../lib/paint-marks';
 
 export type HunkMeta = Omit<HunkUpdate, 'appendLines'>;
 
@@ -52,12 +53,26 @@ export function useEditSession(onError: (message: string) => void) {
   const [session, setSession] = useState<EditSessionView | null>(null);
   const storeRef = useRef(new HunkLineStore());
   const sessionIdRef = useRef<string | null>(null);
+  /** When the user asked (epoch ms), to mark "ask → final diff painted". */
+  const askedAtRef = useRef<number | null>(null);
 
   useEffect(
     () =>
       flint.on('edit:update', (update) => {
         if (update.sessionId !== sessionIdRef.current) return;
-        for (const hunk of update.hunks) storeRef.current.append(hunk.id, hunk.appendLines);
+        const now = performance.timeOrigin + performance.now();
+        for (const hunk of update.hunks) {
+          if (hunk.firstLineAtEpochMs !== undefined && storeRef.current.linesOf(hunk.id).length === 0 && hunk.appendLines.length > 0) {
+            performance.mark('flint:hunk-received', { detail: { latencyMs: now - hunk.firstLineAtEpochMs } });
+          }
+          storeRef.current.append(hunk.id, hunk.appendLines);
+        }
+        // Ready for the next batch once this one is on screen (see EditSession's flow control).
+        requestAnimationFrame(() => void flint.acknowledgeEdit({ sessionId: update.sessionId }));
+        if (update.status === 'complete' && askedAtRef.current !== null) {
+          markPainted('flint:edit-painted', askedAtRef.current);
+          askedAtRef.current = null;
+        }
         setSession((current) => {
           if (!current || current.sessionId !== update.sessionId) return current;
           const hunks = { ...current.hunks };
@@ -91,6 +106,7 @@ export function useEditSession(onError: (message: string) => void) {
         return result.ok;
       }
       storeRef.current.clear();
+      askedAtRef.current = keypressEpochMs;
       const result = await flint.startEdit({ prompt, depth, keypressEpochMs });
       if (!result.ok) {
         onError(result.error.message);
@@ -112,13 +128,16 @@ export function useEditSession(onError: (message: string) => void) {
   );
 
   const id = session?.sessionId ?? '';
+  // Stable across frames (they read the session id from a ref), so memoized cards stay put.
+  const accept = useCallback((hunkId: string) => void call(() => flint.acceptHunk({ sessionId: sessionIdRef.current ?? '', hunkId })), [call]);
+  const reject = useCallback((hunkId: string) => void call(() => flint.rejectHunk({ sessionId: sessionIdRef.current ?? '', hunkId })), [call]);
   return {
     session,
     lines: storeRef.current,
     start,
     stop: () => call(() => flint.stopEdit({ sessionId: id })),
-    accept: (hunkId: string) => call(() => flint.acceptHunk({ sessionId: id, hunkId })),
-    reject: (hunkId: string) => call(() => flint.rejectHunk({ sessionId: id, hunkId })),
+    accept,
+    reject,
     acceptAll: () => call(() => flint.acceptAllHunks({ sessionId: id })),
     rejectAll: () => call(() => flint.rejectAllHunks({ sessionId: id })),
   };

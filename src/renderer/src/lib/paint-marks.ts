@@ -1,0 +1,48 @@
+/**
+ * Paint-latency marks (User Timing API): what the bench reads, and what a HUD can show.
+ *
+ * `flint:hunk-painted` uses Element Timing: the first line of a hunk carries an
+ * `elementtiming` id, and Chromium reports the time that line was actually painted.
+ * `flint:edit-painted` (ask → final diff) uses rAF + a posted message, which fires just
+ * after the next frame is painted. A mark's `detail.latencyMs` runs from `sinceEpochMs`
+ * (performance.timeOrigin + now, comparable across processes on one machine).
+ */
+
+const waiting = new Map<string, number>();
+let observing = false;
+
+interface ElementTiming extends PerformanceEntry {
+  identifier: string;
+  renderTime: number;
+}
+
+/** Marks when the element tagged with `identifier` is first painted. */
+export function markElementPainted(element: Element, identifier: string, sinceEpochMs: number): void {
+  if (!observing && typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes.includes('element')) {
+    observing = true;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as ElementTiming[]) {
+        const since = waiting.get(entry.identifier);
+        if (since === undefined) continue;
+        waiting.delete(entry.identifier);
+        performance.mark('flint:hunk-painted', { detail: { latencyMs: performance.timeOrigin + entry.renderTime - since } });
+      }
+    }).observe({ type: 'element', buffered: true });
+  }
+  waiting.set(identifier, sinceEpochMs);
+  element.setAttribute('elementtiming', identifier);
+}
+
+export function markPainted(name: 'flint:edit-painted', sinceEpochMs: number): void {
+  // rAF runs just before the next frame paints; a message posted from it is handled
+  // right after that paint: the moment the change is on screen.
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      const latencyMs = performance.timeOrigin + performance.now() - sinceEpochMs;
+      performance.mark(name, { detail: { latencyMs } });
+      channel.port1.close();
+    };
+    channel.port2.postMessage(null);
+  });
+}
