@@ -155,6 +155,23 @@ describe('EditService with the simulator', () => {
     }
   });
 
+  it('redirects mid-stream: stops, keeps what was accepted, and tells the model in a new turn', async () => {
+    await setUp(150);
+    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    await waitFor(() => hunks.get('1.0')?.state === 'pending', 'the first hunk');
+    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
+    await service.redirect(sessionId, 'only the first one, please; change both is too much', undefined);
+    await waitFor(() => hunks.get('1.1')?.state === 'partial' || hunks.get('1.1')?.state === 'pending', 'the old turn to stop');
+    await waitFor(() => hunks.has('2.0'), 'the new turn’s first hunk');
+    const secondTurn = sim.requests.filter((request) => request.protocol === 'responses').at(-1)!;
+    const sent = JSON.stringify(secondTurn.body.input);
+    expect(sent).toContain('Already applied');
+    expect(sent).toContain('only the first one, please');
+    expect(sent).toContain('return 10;');
+    expect(hunks.get('1.0')?.state).toBe('accepted');
+    expect(await read()).toContain('return 10;');
+  });
+
   it('refuses a second edit request while one streams', async () => {
     await setUp(100);
     await service.start({ prompt: 'change both', depth: 'fast' });

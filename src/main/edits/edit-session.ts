@@ -4,12 +4,13 @@
  *
  * Parser events become hunk records; a complete hunk is planned against the file (the
  * text it was proposed against, merged 3-way with anything the user saved since) and
- * becomes decidable. Updates to the UI are batched and paced by the renderer's frames.
+ * becomes decidable. Updates reach the UI through an UpdateBatcher, paced by its frames.
  */
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import { newLinesOf, type EditEvent, type FileOperation, type HunkLine } from '../../shared/edits/edit-types';
 import { normalizeRelativePath } from '../../shared/paths';
 import type { EditSessionStatus, EditSessionUpdate, HunkState, HunkUpdate } from '../../shared/edits/session-types';
+import { UpdateBatcher } from './update-batcher';
 import { FlintFailure } from '../../shared/result';
 import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
@@ -67,18 +68,13 @@ export class EditSession implements Disposable {
   private stream: ModelStream | null = null;
   private parser: EditStreamParser | null = null;
   private status: EditSessionStatus = 'streaming';
-  private pending: EditSessionUpdate;
-  private flushTimer: NodeJS.Timeout | null = null;
-  /** A batch went out and the renderer has not shown it yet. */
-  private awaitingAck = false;
-  /** The pending flush is an immediate one (a hunk's first line). */
-  private flushImmediately = false;
+  private readonly batcher: UpdateBatcher;
   private disposed = false;
   /** Base texts read for this session, by path (the text hunks were proposed against). */
   private readonly bases = new Map<string, Promise<FileText | null>>();
 
   constructor(private readonly options: EditSessionOptions) {
-    this.pending = { sessionId: options.sessionId, hunks: [] };
+    this.batcher = new UpdateBatcher(options.sessionId, options.emit, options.ackTimeoutMs);
   }
 
   /**
@@ -184,17 +180,26 @@ export class EditSession implements Disposable {
     }
   }
 
+  /** The renderer has shown the last update. */
+  acknowledge(): void {
+    this.batcher.acknowledge();
+  }
+
+  /** Sends pending changes now (tests, benches). */
+  flush(): void {
+    this.batcher.flush();
+  }
+
   dispose(): void {
     this.disposed = true;
     this.stream?.cancel();
-    this.cancelFlush();
+    this.batcher.dispose();
   }
 
   private onEvent(event: EditEvent): void {
     switch (event.type) {
       case 'prose':
-        this.pending.prose = `${this.pending.prose ?? ''}${event.text}\n`;
-        return this.schedule();
+        return this.batcher.prose(`${event.text}\n`);
       case 'file': {
         const refusal = pathRefusal(event.path);
         this.files[this.fileOffset + event.fileIndex] = { operation: event.operation, path: event.path, ...(refusal ? { refusal } : {}) };
@@ -229,8 +234,7 @@ export class EditSession implements Disposable {
         void this.settle(this.hunks.get(`${this.turn}.${event.hunkIndex}`)!);
         return;
       case 'problem':
-        (this.pending.problems ??= []).push(event.message);
-        return this.schedule();
+        return this.batcher.problem(event.message);
       case 'done':
         for (const id of this.order) {
           const hunk = this.hunks.get(id)!;
@@ -335,79 +339,25 @@ export class EditSession implements Disposable {
     if (change.anchorLine !== undefined) hunk.anchorLine = change.anchorLine;
     if ('message' in change) hunk.message = change.message;
     const file = this.files[hunk.fileIndex]!;
-    const existing = this.pending.hunks.find((candidate) => candidate.id === hunk.id);
-    const next: HunkUpdate = {
+    const update: HunkUpdate = {
       id: hunk.id,
       fileIndex: hunk.fileIndex,
       path: file.path,
       operation: hunk.kind,
       ...(hunk.kind === 'move' && file.moveTo ? { moveTo: file.moveTo } : {}),
       state: hunk.state,
-      appendLines: [...(existing?.appendLines ?? []), ...appendLines],
+      appendLines,
       anchorLine: hunk.anchorLine,
       ...(hunk.message !== undefined ? { message: hunk.message } : {}),
       ...(hunk.firstLineAtEpochMs !== undefined ? { firstLineAtEpochMs: hunk.firstLineAtEpochMs } : {}),
     };
-    if (existing) Object.assign(existing, next);
-    else this.pending.hunks.push(next);
-    this.schedule(appendLines.length > 0 && hunk.lines.length === appendLines.length);
+    // A hunk's first line is urgent: see UpdateBatcher.
+    this.batcher.hunk(update, appendLines.length > 0 && hunk.lines.length === appendLines.length);
   }
 
   private setStatus(status: EditSessionStatus, message?: string): void {
     this.status = status;
-    this.pending.status = status;
-    if (message !== undefined) this.pending.message = message;
-    this.schedule();
-  }
-
-  /**
-   * Frame-aligned flow: a batch goes out as soon as the renderer has taken the previous
-   * one (it acknowledges after its frame); while the renderer is busy, changes pile up
-   * into one batch. Exception: a hunk's first line goes out at once (new hunks are rare
-   * next to lines, so this stays near one message per frame). Without an acknowledgement
-   * (no renderer, a hidden window) batches still go out every `ackTimeoutMs`.
-   */
-  private schedule(urgent = false): void {
-    if (this.disposed) return;
-    if (urgent && !this.flushImmediately) {
-      // A hunk's first line is what the user waits to see: it does not wait for the frame.
-      this.cancelFlush();
-      this.flushImmediately = true;
-      this.flushTimer = setImmediate(() => this.flush()) as unknown as NodeJS.Timeout;
-      return;
-    }
-    if (this.flushTimer) return;
-    if (this.awaitingAck) {
-      this.flushTimer = setTimeout(() => this.flush(), this.options.ackTimeoutMs ?? 100);
-      return;
-    }
-    // Let the rest of this delta's events join the batch.
-    this.flushTimer = setImmediate(() => this.flush()) as unknown as NodeJS.Timeout;
-  }
-
-  /** The renderer has shown the last batch: the next can go at once. */
-  acknowledge(): void {
-    this.awaitingAck = false;
-    if (this.flushTimer && !this.flushImmediately) this.flush();
-  }
-
-  private cancelFlush(): void {
-    if (!this.flushTimer) return;
-    clearTimeout(this.flushTimer);
-    clearImmediate(this.flushTimer as unknown as NodeJS.Immediate);
-    this.flushTimer = null;
-  }
-
-  /** Sends what changed since the last frame. */
-  flush(): void {
-    this.cancelFlush();
-    this.flushImmediately = false;
-    const update = this.pending;
-    this.pending = { sessionId: this.options.sessionId, hunks: [] };
-    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined) {
-      this.awaitingAck = true;
-      this.options.emit(update);
-    }
+    this.batcher.status(status, message);
   }
 }
 

@@ -1,0 +1,96 @@
+/**
+ * Batches an edit session's changes for the renderer, paced by its frames.
+ *
+ * A batch goes out as soon as the renderer has taken the previous one (it acknowledges
+ * after its frame); while it is busy, changes pile up into one batch. A hunk's first
+ * line goes out at once: it is what the user waits to see, and new hunks are rare next
+ * to lines, so this stays near one message per frame. Without acknowledgements (no
+ * renderer, a hidden window) batches still go out every `ackTimeoutMs`.
+ */
+import type { EditSessionStatus, EditSessionUpdate, HunkUpdate } from '../../shared/edits/session-types';
+import type { Disposable } from '../lifecycle';
+
+export class UpdateBatcher implements Disposable {
+  private pending: EditSessionUpdate;
+  private timer: NodeJS.Timeout | null = null;
+  /** The pending flush is an immediate one (a hunk's first line). */
+  private immediate = false;
+  /** A batch went out and the renderer has not shown it yet. */
+  private awaitingAck = false;
+  private disposed = false;
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly emit: (update: EditSessionUpdate) => void,
+    private readonly ackTimeoutMs = 100,
+  ) {
+    this.pending = { sessionId, hunks: [] };
+  }
+
+  /** Records a hunk's latest state; `appendLines` add to what the batch already carries. */
+  hunk(update: HunkUpdate, urgent: boolean): void {
+    const existing = this.pending.hunks.find((candidate) => candidate.id === update.id);
+    if (existing) Object.assign(existing, { ...update, appendLines: [...existing.appendLines, ...update.appendLines] });
+    else this.pending.hunks.push(update);
+    this.schedule(urgent);
+  }
+
+  prose(text: string): void {
+    this.pending.prose = `${this.pending.prose ?? ''}${text}`;
+    this.schedule(false);
+  }
+
+  problem(message: string): void {
+    (this.pending.problems ??= []).push(message);
+    this.schedule(false);
+  }
+
+  status(status: EditSessionStatus, message?: string): void {
+    this.pending.status = status;
+    if (message !== undefined) this.pending.message = message;
+    this.schedule(false);
+  }
+
+  /** The renderer has shown the last batch: the next can go at once. */
+  acknowledge(): void {
+    this.awaitingAck = false;
+    if (this.timer && !this.immediate) this.flush();
+  }
+
+  /** Sends what changed since the last batch. */
+  flush(): void {
+    this.cancel();
+    this.immediate = false;
+    const update = this.pending;
+    this.pending = { sessionId: this.sessionId, hunks: [] };
+    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined) {
+      this.awaitingAck = true;
+      this.emit(update);
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancel();
+  }
+
+  private schedule(urgent: boolean): void {
+    if (this.disposed) return;
+    if (urgent && !this.immediate) {
+      this.cancel();
+      this.immediate = true;
+      this.timer = setImmediate(() => this.flush()) as unknown as NodeJS.Timeout;
+      return;
+    }
+    if (this.timer) return;
+    // Waiting for the renderer: a fallback timer; otherwise let the rest of this delta join.
+    this.timer = this.awaitingAck ? setTimeout(() => this.flush(), this.ackTimeoutMs) : (setImmediate(() => this.flush()) as unknown as NodeJS.Timeout);
+  }
+
+  private cancel(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    clearImmediate(this.timer as unknown as NodeJS.Immediate);
+    this.timer = null;
+  }
+}
