@@ -128,6 +128,50 @@ describe('EditApplier', () => {
     expect(await read('src/main.ts')).toContain('const a = 1;');
   });
 
+  it('serializes accepts on one file however its path is spelled: both changes land', async () => {
+    const [first, second] = await Promise.all([
+      applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null }),
+      applier.applyHunk({ path: './src/app.ts', lines: [remove('const c = 3;'), add('const c = 30;')], baseText: null }),
+    ]);
+    expect([first.status, second.status]).toEqual(['applied', 'applied']);
+    expect(await read('src/app.ts')).toBe('const a = 10;\nconst b = 2;\nconst c = 30;\n');
+  });
+
+  it('ends the redo branch when a new change is written, as editors do', async () => {
+    const journal = await UndoJournal.open(journalFile);
+    const local = new EditApplier(project.root, journal);
+    const edit = (from: string, to: string) => local.applyHunk({ path: 'src/app.ts', lines: [remove(from), add(to)], baseText: null });
+    await edit('const a = 1;', 'const a = 10;');
+    await edit('const b = 2;', 'const b = 20;');
+    await local.undo();
+    await edit('const c = 3;', 'const c = 30;');
+    await local.undo();
+    await local.undo();
+    expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
+    expect((await local.redo()).status).toBe('done');
+    expect((await local.redo()).status).toBe('done');
+    expect((await local.redo()).status).toBe('empty');
+    expect(await read('src/app.ts')).toBe('const a = 10;\nconst b = 2;\nconst c = 30;\n');
+  });
+
+  it('forgets a journal entry whose write did not happen, so undo still reaches older changes', async () => {
+    const journal = await UndoJournal.open(journalFile);
+    const local = new EditApplier(project.root, journal);
+    await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
+    const ghost = await journal.record({ path: 'src/app.ts', absolutePath: project.path('src/app.ts'), before: new Uint8Array([1]), after: new Uint8Array([2]), mode: 0o644 });
+    await journal.drop(ghost);
+    expect((await (await UndoJournal.open(journalFile)).undo()).status).toBe('done');
+    expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
+  });
+
+  it('never replaces a file another program changed after Flint read it', async () => {
+    const { writeFileAtomic, FileChangedError } = await import('../fs/atomic-write');
+    await writeFile(project.path('src/app.ts'), 'the user saved this\n');
+    await expect(writeFileAtomic(project.path('src/app.ts'), 'flint', { unchangedFrom: new TextEncoder().encode('what flint read\n') })).rejects.toBeInstanceOf(FileChangedError);
+    expect(await read('src/app.ts')).toBe('the user saved this\n');
+    expect((await readdir(project.path('src'))).filter((name) => name.includes('.flint-'))).toEqual([]);
+  });
+
   it('leaves the original intact when the process dies between the temp write and the rename', async () => {
     const before = await read('src/app.ts');
     const script = `

@@ -8,15 +8,15 @@
  * hunk that no longer merges cleanly is a conflict and nothing is written.
  */
 import { diff3Merge } from 'node-diff3';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AnchorableFile, anchorHunk, type Tolerance } from '../../shared/edits/anchor-hunk';
 import type { HunkLine } from '../../shared/edits/edit-types';
 import { FlintFailure } from '../../shared/result';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { FileChangedError, writeFileAtomic } from '../fs/atomic-write';
 import { decodeFileText, encodeFileText, joinLines, spliceLines, type FileText } from './file-text';
-import { resolveModelPath } from './model-path';
-import type { JournalEntry, UndoJournal } from './undo-journal';
+import { resolveModelPath, type ModelPath } from './model-path';
+import type { JournalEntry, UndoJournal, UndoOutcome } from './undo-journal';
 
 export interface HunkToApply {
   path: string;
@@ -38,8 +38,12 @@ export type ApplyResult =
   | { status: 'refused'; message: string };
 
 export class EditApplier {
-  /** Per-file queues: two accepts on one file never interleave. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /**
+   * One queue for every write of the project, undo and redo included: writes are
+   * human-paced, and one queue leaves no room for two accepts (or an accept and an
+   * undo) to read the same bytes and overwrite each other, however a path is spelled.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly root: string,
@@ -48,20 +52,18 @@ export class EditApplier {
     private readonly onWillWrite?: (relativePath: string) => void,
   ) {}
 
-  applyHunk(hunk: HunkToApply): Promise<ApplyResult> {
-    return this.serialize(hunk.path, () => this.guard(() => this.writeHunk(hunk)));
+  applyHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
+    return this.serialize(() => this.guard(() => this.writeHunk(hunk)));
   }
 
   /** Creates a new file (V4A Add File); refused if it already exists. */
   createFile(path: string, lines: readonly string[]): Promise<ApplyResult> {
-    return this.serialize(path, () =>
+    return this.serialize(() =>
       this.guard(async () => {
         const target = await resolveModelPath(this.root, path);
         if (target.exists) return { status: 'conflict', message: `${target.relativePath} already exists; Flint will not overwrite it.` };
         const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
-        const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before: null, after: bytes, mode: 0o644 });
-        await mkdir(dirname(target.absolutePath), { recursive: true });
-        await writeFileAtomic(target.absolutePath, bytes, { mode: 0o644 });
+        const entry = await this.commit(target, null, bytes, 0o644);
         return { status: 'applied', entry, tolerances: [], merged: false };
       }),
     );
@@ -69,23 +71,21 @@ export class EditApplier {
 
   /** Deletes a file (V4A Delete File); the journal keeps its bytes for undo. */
   deleteFile(path: string): Promise<ApplyResult> {
-    return this.serialize(path, () =>
+    return this.serialize(() =>
       this.guard(async () => {
         const target = await resolveModelPath(this.root, path);
         if (!target.exists) return { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
         const stats = await stat(target.absolutePath);
         if (!stats.isFile()) return { status: 'refused', message: `${target.relativePath} is not a regular file.` };
-        const bytes = await readFile(target.absolutePath);
-        const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before: bytes, after: null, mode: stats.mode & 0o7777 });
-        await rm(target.absolutePath);
+        const entry = await this.commit(target, await readFile(target.absolutePath), null, stats.mode & 0o7777);
         return { status: 'applied', entry, tolerances: [], merged: false };
       }),
     );
   }
 
-  /** Moves a file (V4A Move to); refused if the destination exists. */
+  /** Moves a file (V4A Move to) without ever replacing an existing destination. */
   moveFile(from: string, to: string): Promise<ApplyResult> {
-    return this.serialize(from, () =>
+    return this.serialize(() =>
       this.guard(async () => {
         const source = await resolveModelPath(this.root, from);
         const destination = await resolveModelPath(this.root, to);
@@ -93,16 +93,30 @@ export class EditApplier {
         if (destination.exists) return { status: 'conflict', message: `${destination.relativePath} already exists; Flint will not overwrite it.` };
         const stats = await stat(source.absolutePath);
         const bytes = await readFile(source.absolutePath);
-        await this.journal.record({ path: source.relativePath, absolutePath: source.absolutePath, before: bytes, after: null, mode: stats.mode & 0o7777 });
-        const entry = await this.journal.record({ path: destination.relativePath, absolutePath: destination.absolutePath, before: null, after: bytes, mode: stats.mode & 0o7777 });
-        await mkdir(dirname(destination.absolutePath), { recursive: true });
-        await rename(source.absolutePath, destination.absolutePath);
+        const mode = stats.mode & 0o7777;
+        // Two journal entries, created first: undo walks them back one at a time.
+        const entry = await this.commit(destination, null, bytes, mode);
+        try {
+          await this.commit(source, bytes, null, mode);
+        } catch (error) {
+          await this.journal.undo();
+          throw error;
+        }
         return { status: 'applied', entry, tolerances: [], merged: false };
       }),
     );
   }
 
-  private async writeHunk(hunk: HunkToApply): Promise<ApplyResult> {
+  /** Undoes the last change Flint wrote, in the same queue as every write. */
+  undo(): Promise<UndoOutcome> {
+    return this.serialize(() => this.journal.undo((entry) => this.onWillWrite?.(entry.path)));
+  }
+
+  redo(): Promise<UndoOutcome> {
+    return this.serialize(() => this.journal.redo((entry) => this.onWillWrite?.(entry.path)));
+  }
+
+  private async writeHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
     const target = await resolveModelPath(this.root, hunk.path);
     if (!target.exists) return { status: 'conflict', message: `${target.relativePath} was deleted; the hunk has nowhere to go.` };
     const stats = await stat(target.absolutePath);
@@ -111,18 +125,41 @@ export class EditApplier {
     const plan = planHunk(decodeFileText(bytes, target.relativePath), hunk, target.relativePath);
     if (plan.status !== 'planned') return plan;
     const after = encodeFileText(plan.next);
-    if (Buffer.from(after).equals(bytes)) return { status: 'applied', entry: null, tolerances: plan.tolerances, merged: plan.merged };
-    // Journal first: a crash between the two leaves an undo that safely reports a conflict.
-    const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before: bytes, after, mode: stats.mode & 0o7777 });
-    this.onWillWrite?.(target.relativePath);
-    await writeFileAtomic(target.absolutePath, after, { mode: stats.mode & 0o7777 });
-    return { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged };
+    if (Buffer.from(after).equals(bytes)) return { status: 'applied', entry: null, tolerances: plan.tolerances, merged: plan.merged, written: plan.next };
+    const entry = await this.commit(target, bytes, after, stats.mode & 0o7777);
+    return { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged, written: plan.next };
   }
 
-  private async guard(operation: () => Promise<ApplyResult>): Promise<ApplyResult> {
+  /**
+   * Journals, then writes — only if the file still holds `before` (null: absent). A write
+   * that does not happen leaves no journal entry behind.
+   */
+  private async commit(target: ModelPath, before: Uint8Array | null, after: Uint8Array | null, mode: number): Promise<JournalEntry> {
+    const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before, after, mode });
+    this.onWillWrite?.(target.relativePath);
+    try {
+      if (after === null) {
+        const current = await readFile(target.absolutePath);
+        if (before === null || !Buffer.from(current).equals(Buffer.from(before))) throw new FileChangedError(target.relativePath);
+        await rm(target.absolutePath);
+      } else {
+        await mkdir(dirname(target.absolutePath), { recursive: true });
+        await writeFileAtomic(target.absolutePath, after, { mode, unchangedFrom: before });
+      }
+    } catch (error) {
+      await this.journal.drop(entry);
+      throw error;
+    }
+    return entry;
+  }
+
+  private async guard<T extends ApplyResult>(operation: () => Promise<T>): Promise<T | ApplyResult> {
     try {
       return await operation();
     } catch (error) {
+      if (error instanceof FileChangedError) {
+        return { status: 'conflict', message: `${error.path.split('/').pop()} changed while Flint was writing it; your version was kept.` };
+      }
       if (error instanceof FlintFailure && (error.code === 'outside-project' || error.code === 'not-a-file')) {
         return { status: 'refused', message: error.message };
       }
@@ -130,10 +167,9 @@ export class EditApplier {
     }
   }
 
-  private serialize<T>(path: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(path) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    this.queues.set(path, run.catch(() => undefined));
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
     return run;
   }
 }

@@ -39,14 +39,13 @@ export class EditService implements Disposable {
 
   private constructor(
     private readonly options: EditServiceOptions,
-    private readonly journal: UndoJournal,
     private readonly applier: EditApplier,
   ) {}
 
   static async create(options: EditServiceOptions): Promise<EditService> {
     const name = createHash('sha256').update(options.root).digest('hex').slice(0, 16);
     const journal = await UndoJournal.open(join(options.journalFolder, `${name}.jsonl`));
-    return new EditService(options, journal, new EditApplier(options.root, journal, options.onWillWrite));
+    return new EditService(options, new EditApplier(options.root, journal, options.onWillWrite));
   }
 
   /** Asks the model for edits to `paths` (default: the current file). */
@@ -116,11 +115,11 @@ export class EditService implements Disposable {
   }
 
   async undo(): Promise<UndoResult> {
-    return describeUndo(await this.journal.undo(), 'Undid');
+    return describeUndo(await this.applier.undo(), 'Undid');
   }
 
   async redo(): Promise<UndoResult> {
-    return describeUndo(await this.journal.redo(), 'Redid');
+    return describeUndo(await this.applier.redo(), 'Redid');
   }
 
   /** A file changed on disk: pending hunks on it are re-planned on its new text. */

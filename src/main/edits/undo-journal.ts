@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FlintFailure } from '../../shared/result';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { FileChangedError, writeFileAtomic } from '../fs/atomic-write';
 import { errorCode } from '../project/fs-errors';
 
 /** One change Flint made to one file. `null` bytes mean "the file did not exist". */
@@ -30,7 +30,8 @@ export interface JournalEntry {
 
 type JournalRecord =
   | { op: 'write'; id: string; path: string; absolutePath: string; before: string | null; after: string | null; mode: number; at: number }
-  | { op: 'undo' | 'redo'; id: string; at: number };
+  /** undo / redo of an entry; drop: the entry is gone (its write failed, or a new change cleared the redo branch). */
+  | { op: 'undo' | 'redo' | 'drop'; id: string; at: number };
 
 export type UndoOutcome =
   /** The file holds the restored bytes. */
@@ -72,6 +73,9 @@ export class UndoJournal {
           at: record.at,
           undone: false,
         });
+      } else if (record.op === 'drop') {
+        const index = entries.findIndex((candidate) => candidate.id === record.id);
+        if (index !== -1) entries.splice(index, 1);
       } else {
         const entry = entries.find((candidate) => candidate.id === record.id);
         if (entry) entry.undone = record.op === 'undo';
@@ -85,8 +89,12 @@ export class UndoJournal {
     return [...this.entries].reverse();
   }
 
-  /** Records a write Flint just made. */
+  /**
+   * Records a write Flint is about to make. A new change ends the redo branch: undone
+   * entries are dropped, as in any editor.
+   */
   async record(change: Omit<JournalEntry, 'id' | 'at' | 'undone'>): Promise<JournalEntry> {
+    for (const undone of this.entries.filter((candidate) => candidate.undone)) await this.drop(undone);
     const entry: JournalEntry = { ...change, id: randomUUID(), at: Date.now(), undone: false };
     await this.append({
       op: 'write',
@@ -102,20 +110,28 @@ export class UndoJournal {
     return entry;
   }
 
-  /** Undoes the newest change not yet undone. */
-  undo(): Promise<UndoOutcome> {
+  /** Forgets an entry whose write did not happen (it failed, or the file changed first). */
+  async drop(entry: JournalEntry): Promise<void> {
+    const index = this.entries.indexOf(entry);
+    if (index === -1) return;
+    this.entries.splice(index, 1);
+    await this.append({ op: 'drop', id: entry.id, at: Date.now() });
+  }
+
+  /** Undoes the newest change not yet undone; `beforeWrite` is told which file is about to change. */
+  undo(beforeWrite?: (entry: JournalEntry) => void): Promise<UndoOutcome> {
     const entry = [...this.entries].reverse().find((candidate) => !candidate.undone);
-    return entry ? this.restore(entry, 'undo') : Promise.resolve({ status: 'empty' });
+    return entry ? this.restore(entry, 'undo', beforeWrite) : Promise.resolve({ status: 'empty' });
   }
 
   /** Redoes the oldest undone change after the last live one. */
-  redo(): Promise<UndoOutcome> {
+  redo(beforeWrite?: (entry: JournalEntry) => void): Promise<UndoOutcome> {
     const lastLive = this.entries.map((entry) => !entry.undone).lastIndexOf(true);
     const entry = this.entries.slice(lastLive + 1).find((candidate) => candidate.undone);
-    return entry ? this.restore(entry, 'redo') : Promise.resolve({ status: 'empty' });
+    return entry ? this.restore(entry, 'redo', beforeWrite) : Promise.resolve({ status: 'empty' });
   }
 
-  private async restore(entry: JournalEntry, op: 'undo' | 'redo'): Promise<UndoOutcome> {
+  private async restore(entry: JournalEntry, op: 'undo' | 'redo', beforeWrite?: (entry: JournalEntry) => void): Promise<UndoOutcome> {
     const expected = op === 'undo' ? entry.after : entry.before;
     const target = op === 'undo' ? entry.before : entry.after;
     const current = await readFile(entry.absolutePath).catch((error: unknown) => {
@@ -125,10 +141,16 @@ export class UndoJournal {
     if (!sameBytes(current, expected)) {
       return { status: 'conflict', entry, message: `${entry.path} changed since Flint ${op === 'undo' ? 'wrote' : 'restored'} it; nothing was ${op}ne.` };
     }
-    if (target === null) await rm(entry.absolutePath, { force: true });
-    else {
-      await mkdir(dirname(entry.absolutePath), { recursive: true });
-      await writeFileAtomic(entry.absolutePath, target, { mode: entry.mode });
+    beforeWrite?.(entry);
+    try {
+      if (target === null) await rm(entry.absolutePath, { force: true });
+      else {
+        await mkdir(dirname(entry.absolutePath), { recursive: true });
+        await writeFileAtomic(entry.absolutePath, target, { mode: entry.mode, unchangedFrom: expected });
+      }
+    } catch (error) {
+      if (error instanceof FileChangedError) return { status: 'conflict', entry, message: error.message };
+      throw error;
     }
     await this.append({ op, id: entry.id, at: Date.now() });
     entry.undone = op === 'undo';
