@@ -27,6 +27,17 @@ const TWO_HUNKS = `Changing both functions.
 *** End Patch
 `;
 
+const ADJACENT = `*** Begin Patch
+*** Update File: src/mixed.ts
+@@
+-const a = 1;
++const a = 10;
+@@
+-const b = 2;
++const b = 20;
+*** End Patch
+`;
+
 const ESCAPE = `*** Begin Patch
 *** Update File: ../outside.txt
 -secret
@@ -44,8 +55,9 @@ describe('EditService with the simulator', () => {
   let service: EditService;
   let hunks: Map<string, { state: HunkState; path: string; lines: number; message?: string }>;
   let statuses: string[];
+  let env: Record<string, string>;
 
-  async function setUp(tokensPerSecond = 20_000) {
+  async function setUp(tokensPerSecond = 20_000, env: Record<string, string> = { FLINT_API_KEY: 'sk-sim' }) {
     sim = await startSimulator({
       ttftMs: 5,
       tokensPerSecond,
@@ -54,13 +66,15 @@ describe('EditService with the simulator', () => {
         rules: [
           { match: { inputIncludes: 'change both' }, answer: { text: TWO_HUNKS } },
           { match: { inputIncludes: 'escape' }, answer: { text: ESCAPE } },
+          { match: { inputIncludes: 'no final newline' }, answer: { text: TWO_HUNKS.trimEnd() } },
+          { match: { inputIncludes: 'adjacent' }, answer: { text: ADJACENT } },
         ],
       }),
     });
-    project = await createTempProject({ 'src/app.ts': ORIGINAL });
+    project = await createTempProject({ 'src/app.ts': ORIGINAL, 'src/mixed.ts': 'const a = 1;\r\nconst b = 2;\nconst c = 3;\r\n' });
     config = await mkdtemp(join(tmpdir(), 'flint-edit-config-'));
     const logger = createMemoryLogger();
-    const env = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', FLINT_API_KEY: 'sk-sim' };
+    env = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', ...env };
     const { store } = await SettingsStore.load(config);
     inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger });
     hunks = new Map();
@@ -170,6 +184,32 @@ describe('EditService with the simulator', () => {
     expect(sent).toContain('return 10;');
     expect(hunks.get('1.0')?.state).toBe('accepted');
     expect(await read()).toContain('return 10;');
+  });
+
+  it('a stream that fails to open does not block the next request', async () => {
+    await setUp(20_000, {});
+    await expect(service.start({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
+    await expect(service.start({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
+  });
+
+  it('completes every hunk of an answer that ends without a final newline', async () => {
+    await setUp();
+    await service.start({ prompt: 'no final newline', depth: 'fast' });
+    await waitFor(() => statuses.includes('complete') && states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([...hunks.values()].map((hunk) => [hunk.state, hunk.message])).toEqual([
+      ['pending', undefined],
+      ['pending', undefined],
+    ]);
+  });
+
+  it('applies hunks on adjacent lines one after the other, keeping each line’s ending', async () => {
+    await setUp();
+    const { sessionId } = await service.start({ prompt: 'adjacent', paths: ['src/mixed.ts'], depth: 'fast' });
+    await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
+    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
+    expect(await service.accept(sessionId, '1.1')).toBe('accepted');
+    expect(await readFile(project.path('src/mixed.ts'), 'utf8')).toBe('const a = 10;\r\nconst b = 20;\nconst c = 3;\r\n');
   });
 
   it('refuses a second edit request while one streams', async () => {

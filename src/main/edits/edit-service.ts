@@ -19,6 +19,9 @@ import { decodeFileText, type FileText } from './file-text';
 import { resolveModelPath } from './model-path';
 import { UndoJournal, type UndoOutcome } from './undo-journal';
 
+/** Sessions kept for late decisions; an older session's hunks can no longer be decided. */
+const KEPT_SESSIONS = 4;
+
 /** Files above this are not sent whole (context assembly with focus comes with the hotkey). */
 const PROMPT_FILE_LIMIT = 256 * 1024;
 
@@ -56,6 +59,7 @@ export class EditService implements Disposable {
     const paths = input.paths?.length ? input.paths : [this.options.currentFile()].filter((path): path is string => path !== null);
     if (paths.length === 0) throw new FlintFailure('invalid-input', 'No current file: select a file in the tree, or save one in your editor, then ask.');
     const files = await this.promptFiles(paths);
+    this.pruneSessions();
     const sessionId = randomUUID();
     const format = this.options.inference.activeProviderKind === 'openai-responses' ? 'v4a' : 'search-replace';
     const instructions = editInstructions(format);
@@ -68,7 +72,14 @@ export class EditService implements Disposable {
       openStream: (prompt, sink, keypressEpochMs) => this.options.inference.openStream({ prompt, instructions, depth: input.depth, keypressEpochMs }, sink),
     });
     this.sessions.set(sessionId, session);
-    await session.start(editInput(files, input.prompt), shownTexts(files), input.keypressEpochMs);
+    try {
+      await session.start(editInput(files, input.prompt), shownTexts(files), input.keypressEpochMs);
+    } catch (error) {
+      // A stream that never opened leaves no session behind to block the next request.
+      session.dispose();
+      this.sessions.delete(sessionId);
+      throw error;
+    }
     return { sessionId };
   }
 
@@ -125,13 +136,28 @@ export class EditService implements Disposable {
   /** A file changed on disk: pending hunks on it are re-planned on its new text. */
   async noteFileChanged(path: string): Promise<void> {
     if (this.sessions.size === 0) return;
-    const text = await this.readText(path).catch(() => null);
+    let text: FileText | null;
+    try {
+      text = await this.readText(path);
+    } catch {
+      // Unreadable for now (half-written, not UTF-8, outside the project): not a deletion.
+      return;
+    }
     for (const session of this.sessions.values()) session.noteFileChanged(path, text);
   }
 
   dispose(): void {
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
+  }
+
+  /** Keeps the last few sessions (their hunks may still be decided); older ones are let go. */
+  private pruneSessions(): void {
+    const ids = [...this.sessions.keys()];
+    for (const id of ids.slice(0, Math.max(0, ids.length - KEPT_SESSIONS + 1))) {
+      this.sessions.get(id)!.dispose();
+      this.sessions.delete(id);
+    }
   }
 
   private session(sessionId: string): EditSession {

@@ -33,6 +33,8 @@ interface FileRecord {
 
 interface HunkRecord {
   id: string;
+  /** All its lines have arrived (it may still be settling). */
+  complete: boolean;
   /** A hunk of lines (add/update), or a whole-file delete or move. */
   kind: FileOperation | 'move';
   fileIndex: number;
@@ -64,9 +66,9 @@ export class EditSession implements Disposable {
   /** Hunk order in the UI; ids are `${turn}.${hunkIndex}`. */
   private readonly order: string[] = [];
   private turn = 0;
-  private fileOffset = 0;
   private stream: ModelStream | null = null;
-  private parser: EditStreamParser | null = null;
+  /** The turn the user stopped (a stop can come before the turn's stream has opened). */
+  private stoppedTurn = 0;
   private status: EditSessionStatus = 'streaming';
   private readonly batcher: UpdateBatcher;
   private disposed = false;
@@ -84,25 +86,43 @@ export class EditSession implements Disposable {
    */
   async start(input: string, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
     for (const [path, text] of shown) this.bases.set(path, Promise.resolve(text));
-    this.turn += 1;
-    this.fileOffset = this.files.length;
-    const parser = new EditStreamParser((event) => this.onEvent(event));
-    this.parser = parser;
+    // Each turn's parser carries its own turn and file offset: a superseded turn's late
+    // events can never land in the new turn's hunks.
+    const turn = ++this.turn;
+    const fileOffset = this.files.length;
+    const parser = new EditStreamParser((event) => this.onEvent(event, turn, fileOffset));
     this.setStatus('streaming');
-    const stream = await this.options.openStream(input, {
-      onDelta: (_kind, text) => parser.push(text),
-      onEnd: (end) => {
-        parser.finish(end.outcome !== 'completed');
-        if (end.outcome === 'completed') this.setStatus('complete');
-        else if (end.outcome === 'cancelled') this.setStatus('stopped');
-        else this.setStatus('failed', end.message);
-      },
-    }, keypressEpochMs);
+    let stream: ModelStream;
+    try {
+      stream = await this.options.openStream(
+        input,
+        {
+          onDelta: (_kind, text) => parser.push(text),
+          onEnd: (end) => {
+            parser.finish(end.outcome !== 'completed');
+            if (turn !== this.turn) return;
+            if (end.outcome === 'completed') this.setStatus('complete');
+            else if (end.outcome === 'cancelled') this.setStatus('stopped');
+            else this.setStatus('failed', end.message);
+          },
+        },
+        keypressEpochMs,
+      );
+    } catch (error) {
+      if (turn === this.turn) this.setStatus('failed', error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    // Stopped (or redirected) while the stream was still opening: stop it now.
+    if (turn !== this.turn || this.stoppedTurn === turn) {
+      stream.cancel();
+      return;
+    }
     this.stream = stream;
   }
 
   /** Stops the stream at once; complete hunks stay decidable, a streaming one becomes partial. */
   stop(): void {
+    this.stoppedTurn = this.turn;
     this.stream?.cancel();
   }
 
@@ -122,7 +142,7 @@ export class EditSession implements Disposable {
     if (hunk.state !== 'pending') throw new FlintFailure('invalid-input', `This hunk is ${hunk.state}; only a complete, anchored hunk can be accepted.`);
     const file = this.files[hunk.fileIndex]!;
     this.update(hunk, { state: 'applying' });
-    let result: ApplyResult;
+    let result: ApplyResult & { written?: FileText };
     try {
       result = await this.applyHunk(hunk, file);
     } catch (error) {
@@ -130,8 +150,12 @@ export class EditSession implements Disposable {
       this.update(hunk, { state: 'pending', message: `Could not write ${file.path}: ${error instanceof Error ? error.message : String(error)}` });
       return hunk.state;
     }
-    if (result.status === 'applied') this.update(hunk, { state: 'accepted', message: result.merged ? 'Merged around your edits.' : undefined });
-    else this.update(hunk, { state: result.status, message: result.message });
+    if (result.status !== 'applied') {
+      this.update(hunk, { state: result.status, message: result.message });
+      return hunk.state;
+    }
+    this.update(hunk, { state: 'accepted', message: result.merged ? 'Merged around your edits.' : undefined });
+    if (result.written) this.rebaseSiblings(hunk, file, result.written);
     return hunk.state;
   }
 
@@ -164,18 +188,37 @@ export class EditSession implements Disposable {
     return rejected;
   }
 
+  /**
+   * After Flint wrote `file`, its other hunks are re-planned on exactly what was written,
+   * when they still anchor there: no false 3-way conflicts between neighbouring hunks of
+   * one answer, and untouched lines keep their own line endings.
+   */
+  private rebaseSiblings(accepted: HunkRecord, file: FileRecord, written: FileText): void {
+    const text = written.lines.join('\n');
+    for (const id of this.order) {
+      const hunk = this.hunks.get(id)!;
+      if (hunk === accepted || hunk.kind !== 'update' || this.files[hunk.fileIndex] !== file) continue;
+      if (hunk.state !== 'pending' && hunk.state !== 'conflict') continue;
+      const plan = planHunk(written, { ...this.toApplyInput(hunk, file), baseText: null }, file.path);
+      if (plan.status !== 'planned') continue;
+      hunk.baseText = text;
+      this.update(hunk, { state: 'pending', anchorLine: plan.anchorLine });
+    }
+  }
+
   /** The user (or another program) saved `path`: re-plan its pending hunks on the new text. */
   noteFileChanged(path: string, current: FileText | null): void {
     for (const id of this.order) {
       const hunk = this.hunks.get(id)!;
       const file = this.files[hunk.fileIndex]!;
-      if (hunk.state !== 'pending' || file.path !== path || hunk.kind !== 'update') continue;
+      // Conflicts are re-planned too: the user may have put the lines back.
+      if ((hunk.state !== 'pending' && hunk.state !== 'conflict') || file.path !== path || hunk.kind !== 'update') continue;
       if (current === null) {
         this.update(hunk, { state: 'conflict', message: `${path} was deleted.` });
         continue;
       }
       const plan = planHunk(current, this.toApplyInput(hunk, file), path);
-      if (plan.status === 'planned') this.update(hunk, { anchorLine: plan.anchorLine });
+      if (plan.status === 'planned') this.update(hunk, { state: 'pending', anchorLine: plan.anchorLine });
       else this.update(hunk, { state: plan.status, message: plan.message });
     }
   }
@@ -196,49 +239,53 @@ export class EditSession implements Disposable {
     this.batcher.dispose();
   }
 
-  private onEvent(event: EditEvent): void {
+  private onEvent(event: EditEvent, turn: number, fileOffset: number): void {
     switch (event.type) {
       case 'prose':
         return this.batcher.prose(`${event.text}\n`);
       case 'file': {
         const refusal = pathRefusal(event.path);
-        this.files[this.fileOffset + event.fileIndex] = { operation: event.operation, path: event.path, ...(refusal ? { refusal } : {}) };
+        this.files[fileOffset + event.fileIndex] = { operation: event.operation, path: event.path, ...(refusal ? { refusal } : {}) };
         if (event.operation === 'delete') {
-          void this.settle(this.createHunk(`${this.turn}.delete.${event.fileIndex}`, 'delete', this.fileOffset + event.fileIndex, []));
+          void this.settle(this.createHunk(`${turn}.delete.${event.fileIndex}`, 'delete', fileOffset + event.fileIndex, []));
         }
         return;
       }
       case 'move': {
-        const file = this.files[this.fileOffset + event.fileIndex]!;
+        const file = this.files[fileOffset + event.fileIndex]!;
         file.moveTo = event.to;
         if (!file.refusal) file.refusal = pathRefusal(event.to);
-        void this.settle(this.createHunk(`${this.turn}.move.${event.fileIndex}`, 'move', this.fileOffset + event.fileIndex, []));
+        void this.settle(this.createHunk(`${turn}.move.${event.fileIndex}`, 'move', fileOffset + event.fileIndex, []));
         return;
       }
       case 'hunk-open': {
-        const file = this.files[this.fileOffset + event.fileIndex]!;
-        this.createHunk(`${this.turn}.${event.hunkIndex}`, file.operation, this.fileOffset + event.fileIndex, event.contextHints);
+        const file = this.files[fileOffset + event.fileIndex]!;
+        this.createHunk(`${turn}.${event.hunkIndex}`, file.operation, fileOffset + event.fileIndex, event.contextHints);
         return;
       }
       case 'hunk-line': {
-        const hunk = this.hunks.get(`${this.turn}.${event.hunkIndex}`)!;
+        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
         hunk.firstLineAtEpochMs ??= performance.timeOrigin + performance.now();
         hunk.lines.push(event.line);
         this.update(hunk, {}, [event.line]);
         return;
       }
       case 'hunk-at-end':
-        this.hunks.get(`${this.turn}.${event.hunkIndex}`)!.atEndOfFile = true;
+        this.hunks.get(`${turn}.${event.hunkIndex}`)!.atEndOfFile = true;
         return;
-      case 'hunk-complete':
-        void this.settle(this.hunks.get(`${this.turn}.${event.hunkIndex}`)!);
+      case 'hunk-complete': {
+        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
+        // Marked now, though settling is async: 'done' may arrive before it finishes.
+        hunk.complete = true;
+        void this.settle(hunk);
         return;
+      }
       case 'problem':
         return this.batcher.problem(event.message);
       case 'done':
         for (const id of this.order) {
           const hunk = this.hunks.get(id)!;
-          if (hunk.state === 'streaming' && id.startsWith(`${this.turn}.`)) {
+          if (hunk.state === 'streaming' && !hunk.complete && id.startsWith(`${turn}.`)) {
             this.update(hunk, { state: 'partial', message: 'Cut off before it was complete; it can only be discarded.' });
           }
         }
@@ -251,7 +298,7 @@ export class EditSession implements Disposable {
   }
 
   private createHunk(id: string, kind: HunkRecord['kind'], fileIndex: number, contextHints: string[]): HunkRecord {
-    const hunk: HunkRecord = { id, kind, fileIndex, state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, baseText: null };
+    const hunk: HunkRecord = { id, kind, fileIndex, complete: kind === 'delete' || kind === 'move', state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, baseText: null };
     this.hunks.set(id, hunk);
     this.order.push(id);
     this.update(hunk, {});
@@ -303,7 +350,7 @@ export class EditSession implements Disposable {
     return base;
   }
 
-  private async applyHunk(hunk: HunkRecord, file: FileRecord): Promise<ApplyResult> {
+  private async applyHunk(hunk: HunkRecord, file: FileRecord): Promise<ApplyResult & { written?: FileText }> {
     switch (hunk.kind) {
       case 'add':
         return this.options.applier.createFile(file.path, newLinesOf(hunk.lines));
@@ -336,6 +383,8 @@ export class EditSession implements Disposable {
 
   private update(hunk: HunkRecord, change: Partial<Pick<HunkRecord, 'state' | 'anchorLine' | 'message'>>, appendLines: HunkLine[] = []): void {
     if (change.state !== undefined) hunk.state = change.state;
+    // A new state brings its own message, or none: never the previous state's.
+    if (change.state !== undefined && !('message' in change)) hunk.message = undefined;
     if (change.anchorLine !== undefined) hunk.anchorLine = change.anchorLine;
     if ('message' in change) hunk.message = change.message;
     const file = this.files[hunk.fileIndex]!;

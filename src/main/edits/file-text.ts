@@ -23,7 +23,8 @@ export function decodeFileText(bytes: Uint8Array, path: string): FileText {
   if (body.subarray(0, 8000).includes(0)) throw new FlintFailure('not-a-file', `${path} is binary; Flint does not edit it.`);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    // ignoreBOM: the BOM was stripped above; a second one is content and must survive.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
   } catch {
     throw new FlintFailure('not-a-file', `${path} is not UTF-8 text; Flint does not edit it (it would change its encoding).`);
   }
@@ -62,13 +63,15 @@ export function encodeFileText(file: FileText): Uint8Array {
 
 /**
  * Replaces lines [start, end) with `replacement`. Untouched lines keep their exact
- * terminators; new lines get the file's dominant ending; a file without a final
- * newline still has none afterwards.
+ * terminators, replaced lines keep theirs position by position, extra lines get the
+ * file's dominant ending; a file without a final newline still has none afterwards.
  */
 export function spliceLines(file: FileText, start: number, end: number, replacement: readonly string[]): FileText {
   const hadFinalNewline = file.terminators.length === 0 || file.terminators.at(-1) !== '';
   const lines = [...file.lines.slice(0, start), ...replacement, ...file.lines.slice(end)];
-  const terminators = [...file.terminators.slice(0, start), ...replacement.map(() => file.eol), ...file.terminators.slice(end)];
+  // A line replaced in place keeps the ending it had; only lines beyond those removed take the dominant one.
+  const replaced = file.terminators.slice(start, end);
+  const terminators = [...file.terminators.slice(0, start), ...replacement.map((_, index) => replaced[index] || file.eol), ...file.terminators.slice(end)];
   // Only the last line may lack a terminator: a former last line that now has lines after it gets one.
   for (let index = 0; index < terminators.length - 1; index += 1) if (terminators[index] === '') terminators[index] = file.eol;
   if (lines.length > 0) terminators[terminators.length - 1] = hadFinalNewline ? (terminators.at(-1) || file.eol) : '';

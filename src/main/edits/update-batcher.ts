@@ -29,9 +29,9 @@ export class UpdateBatcher implements Disposable {
 
   /** Records a hunk's latest state; `appendLines` add to what the batch already carries. */
   hunk(update: HunkUpdate, urgent: boolean): void {
-    const existing = this.pending.hunks.find((candidate) => candidate.id === update.id);
-    if (existing) Object.assign(existing, { ...update, appendLines: [...existing.appendLines, ...update.appendLines] });
-    else this.pending.hunks.push(update);
+    const index = this.pending.hunks.findIndex((candidate) => candidate.id === update.id);
+    if (index === -1) this.pending.hunks.push(update);
+    else this.pending.hunks[index] = { ...update, appendLines: [...this.pending.hunks[index]!.appendLines, ...update.appendLines] };
     this.schedule(urgent);
   }
 

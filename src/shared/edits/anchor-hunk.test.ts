@@ -79,7 +79,9 @@ describe('anchorHunk', () => {
 
   it('places a pure insertion only where an End of File marker or a hint says', () => {
     expect(applied(['a'], [add('b')], { atEndOfFile: true })).toEqual({ lines: ['a', 'b'], tolerances: [] });
-    expect(applied(['import x', 'body'], [add('import y')], { contextHints: ['body'] })).toEqual({ lines: ['import x', 'import y', 'body'], tolerances: [] });
+    // The hint is the line above the change, as the prompt tells the model.
+    expect(applied(['import x', 'body'], [add('import y')], { contextHints: ['import x'] })).toEqual({ lines: ['import x', 'import y', 'body'], tolerances: [] });
+    expect(anchorHunk(file('def a():', 'def a():'), { lines: [add("  'doc'")], contextHints: ['def a():'] })).toMatchObject({ status: 'unmatched', reason: 'ambiguous' });
     expect(anchorHunk(file('a'), { lines: [add('b')] })).toEqual({ status: 'unmatched', reason: 'empty', matches: 0 });
   });
 

@@ -62,11 +62,13 @@ export class AnchorableFile {
 
 export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorResult {
   const oldLines = oldLinesOf(hunk.lines);
-  const searchFrom = hintPosition(file.lines, hunk.contextHints ?? []);
+  const hint = hintPosition(file.lines, hunk.contextHints ?? []);
+  const searchFrom = hint?.line ?? null;
   if (oldLines.every((line) => line.trim() === '')) {
-    // Pure insertion: only an end-of-file marker or a hint can say where.
+    // Pure insertion: only an end-of-file marker or a hint (the line above the change) can say where.
     if (hunk.atEndOfFile) return insertion(file.lines.length, hunk);
-    if (searchFrom !== null && searchFrom > 0) return insertion(searchFrom, hunk);
+    if (hint && !hint.unique) return { status: 'unmatched', reason: 'ambiguous', matches: 2 };
+    if (hint) return insertion(hint.line + 1, hunk);
     return { status: 'unmatched', reason: 'empty', matches: 0 };
   }
   for (const pass of PASSES) {
@@ -80,18 +82,27 @@ export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorRe
   return { status: 'unmatched', reason: 'not-found', matches: 0 };
 }
 
-/** Where the search starts: the line of the last context hint, found in order; null without hints. */
-function hintPosition(lines: readonly string[], hints: readonly string[]): number | null {
+/**
+ * The line of the last context hint, each hint found after the one before; null without
+ * hints or when one is missing (then the whole file is searched). `unique` says whether
+ * the last hint occurs only once from where it was looked for.
+ */
+function hintPosition(lines: readonly string[], hints: readonly string[]): { line: number; unique: boolean } | null {
   if (hints.length === 0) return null;
   let position = 0;
+  let unique = true;
   for (const hint of hints) {
     const wanted = plainPunctuation(hint).trim();
-    const found = lines.findIndex((line, index) => index >= position && plainPunctuation(line).includes(wanted));
+    const occurrences: number[] = [];
+    for (let index = position; index < lines.length && occurrences.length < 2; index += 1) {
+      if (plainPunctuation(lines[index]!).includes(wanted)) occurrences.push(index);
+    }
     // A hint that is not there is only a hint: search the whole file instead.
-    if (found === -1) return null;
-    position = found;
+    if (occurrences.length === 0) return null;
+    position = occurrences[0]!;
+    unique = occurrences.length === 1;
   }
-  return position;
+  return { line: position, unique };
 }
 
 /** Every [start, end) where `needle` matches, start ≥ `from`; at most two are needed to decide. */

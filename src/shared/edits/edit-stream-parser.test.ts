@@ -144,6 +144,20 @@ describe('EditStreamParser: streaming', () => {
     expect(answer.truncated).toBe(true);
   });
 
+  it('keeps a context line that starts with spaces and asterisks, and never reuses a search/replace file across a patch', () => {
+    const answer = parseAnswer('*** Begin Patch\n*** Update File: a.ts\n *** Note: keep me\n-old\n+new\n*** End Patch\n');
+    expect(answer.files[0]!.hunks[0]!.lines[0]).toEqual({ kind: 'context', text: '*** Note: keep me' });
+    const mixed = parseAnswer('a.ts\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n*** Begin Patch\n*** Update File: b.ts\n-p\n+q\n*** End Patch\n<<<<<<< SEARCH\nz\n=======\nw\n>>>>>>> REPLACE\n');
+    expect(mixed.files.map((file) => file.path)).toEqual(['a.ts', 'b.ts', '']);
+    expect(mixed.problems.some((problem) => problem.includes('without a file path'))).toBe(true);
+  });
+
+  it('takes linear time on a very long line streamed in tiny deltas', () => {
+    const line = `+${'x'.repeat(400_000)}\n`;
+    const answer = parseAnswer(`*** Begin Patch\n*** Update File: a.ts\n${line}*** End Patch\n`, [4]);
+    expect(answer.files[0]!.hunks[0]!.lines[0]!.text).toHaveLength(400_000);
+  });
+
   it('parses a 5 MB answer', () => {
     const hunk = '@@\n-old line\n+new line\n';
     const text = `*** Begin Patch\n*** Update File: big.ts\n${hunk.repeat(Math.ceil((5 * 1024 * 1024) / hunk.length))}*** End Patch\n`;

@@ -36,7 +36,8 @@ const DIVIDER_MARKER = /^={5,9}\s*$/;
 const REPLACE_MARKER = /^>{5,9} ?REPLACE\s*$/;
 
 export class EditStreamParser {
-  private buffer = '';
+  /** The unfinished last line, in the pieces it arrived in. */
+  private pieces: string[] = [];
   private mode: Mode = 'prose';
   private lineNumber = 0;
   private fileIndex = -1;
@@ -56,19 +57,22 @@ export class EditStreamParser {
 
   constructor(private readonly emit: (event: EditEvent) => void) {}
 
-  /** Feeds the next piece of the answer. */
+  /** Feeds the next piece of the answer. Work is linear in the delta, however long the line. */
   push(delta: string): void {
     if (this.finished || delta.length === 0) return;
-    this.buffer += delta;
-    let newline = this.buffer.indexOf('\n');
-    if (newline === -1) return;
-    let start = 0;
-    while (newline !== -1) {
-      this.line(this.buffer.slice(start, newline));
-      start = newline + 1;
-      newline = this.buffer.indexOf('\n', start);
+    let newline = delta.indexOf('\n');
+    if (newline === -1) {
+      this.pieces.push(delta);
+      return;
     }
-    this.buffer = this.buffer.slice(start);
+    this.line(this.pieces.join('') + delta.slice(0, newline));
+    this.pieces = [];
+    let start = newline + 1;
+    while ((newline = delta.indexOf('\n', start)) !== -1) {
+      this.line(delta.slice(start, newline));
+      start = newline + 1;
+    }
+    if (start < delta.length) this.pieces.push(delta.slice(start));
   }
 
   /**
@@ -77,8 +81,9 @@ export class EditStreamParser {
    */
   finish(truncated: boolean): void {
     if (this.finished) return;
-    if (!truncated && this.buffer.length > 0) this.line(this.buffer);
-    this.buffer = '';
+    const rest = this.pieces.join('');
+    this.pieces = [];
+    if (!truncated && rest.length > 0) this.line(rest);
     this.finished = true;
     if (!truncated) this.closeAtEnd();
     this.emit({ type: 'done', truncated });
@@ -145,6 +150,9 @@ export class EditStreamParser {
 
   private openFile(operation: FileOperation, path: string): void {
     this.closeHunk();
+    // A search/replace block after this section must name its file again: no guessing across it.
+    this.searchReplacePath = null;
+    this.pathCandidate = null;
     if (path === '') {
       this.problem(`A "${operation}" file header without a path was ignored.`);
       this.mode = 'patch';
@@ -162,7 +170,8 @@ export class EditStreamParser {
 
   private updateLine(text: string): void {
     const trimmed = text.trim();
-    if (trimmed.startsWith('*** ')) {
+    // Markers start the line: " *** Note" is a context line, not a marker.
+    if (text.startsWith('*** ')) {
       const move = /^\*\*\* Move to:\s*(.*?)\s*$/.exec(trimmed);
       if (move) {
         if (this.hunkIndex >= 0 && this.hunkOpen) this.problem('"*** Move to:" after a hunk was applied to the file anyway.');
@@ -201,7 +210,7 @@ export class EditStreamParser {
 
   private addLine(text: string): void {
     const trimmed = text.trim();
-    if (trimmed.startsWith('*** ') && (FILE_HEADER.test(trimmed) || trimmed === '*** End Patch' || trimmed === '*** Begin Patch')) {
+    if (text.startsWith('*** ') && (FILE_HEADER.test(trimmed) || trimmed === '*** End Patch' || trimmed === '*** Begin Patch')) {
       this.closeHunk();
       this.mode = 'patch';
       return this.patchLine(trimmed);
