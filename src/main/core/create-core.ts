@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { CredentialService } from '../credentials/credential-service';
 import { KeytarSecretStore } from '../credentials/keytar-secret-store';
 import type { SecretStore } from '../credentials/secret-store';
+import { editInstructions } from '../edits/edit-prompt';
 import { InferenceService, type ProviderFactory } from '../inference/inference-service';
 import { SettingsStore } from '../settings/settings-store';
 import { FlintCore } from './flint-core';
@@ -27,7 +28,14 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
   if (notice) options.logger.warn(notice);
   const env = options.env ?? process.env;
   const credentials = new CredentialService(options.secretStore ?? new KeytarSecretStore(), env, options.logger);
-  const inference = new InferenceService({ settings: store, credentials, env, logger: options.logger, factory: options.providerFactory });
+  const inference = new InferenceService({
+    settings: store,
+    credentials,
+    env,
+    logger: options.logger,
+    factory: options.providerFactory,
+    preloadInstructions: (kind) => editInstructions(kind === 'openai-responses' ? 'v4a' : 'search-replace'),
+  });
   return new FlintCore({
     shell: options.shell,
     version,

@@ -130,6 +130,24 @@ describe('InferenceService', () => {
     expect(sim.connectionCount()).toBe(2);
   });
 
+  it('pre-loads the stable instructions when it warms, so a turn sends only its own input', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    service.dispose();
+    const { store } = await SettingsStore.load(config.root);
+    const logger = createMemoryLogger();
+    const env = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', FLINT_API_KEY: KEY };
+    service = new InferenceService({ settings: store, credentials: new CredentialService(secrets, env, logger), env, logger, preloadInstructions: () => 'You are Flint.' });
+    await service.warm();
+    await waitFor(() => sim.requests.filter((request) => request.body.generate === false).length === 2, 'both sockets pre-loaded');
+    const ends: unknown[] = [];
+    service.onDidEnd((end) => ends.push(end));
+    await service.ask({ prompt: 'hello', depth: 'fast', instructions: 'You are Flint.' });
+    await waitFor(() => ends.length > 0, 'the answer');
+    const sent = sim.requests.at(-1)!.body;
+    expect(sent.previous_response_id).toMatch(/^resp_/);
+    expect(sent.instructions).toBeUndefined();
+  });
+
   it('sends FLINT_API_KEY only to the FLINT_* provider, never to another endpoint', async () => {
     await setUp({ FLINT_API_KEY: KEY });
     const state = await service.listProviders();

@@ -38,6 +38,12 @@ export interface InferenceServiceOptions {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   factory?: ProviderFactory;
+  /**
+   * The stable instructions each protocol's requests start with (the edit prompt's).
+   * Warming pre-loads them (`generate: false` where supported), so a turn sends only
+   * the files and the question.
+   */
+  preloadInstructions?: (kind: ProviderConfig['kind']) => string;
   /** Deltas are sent to the UI at most this often (one message per frame). */
   batchIntervalMs?: number;
 }
@@ -124,6 +130,8 @@ export class InferenceService implements Disposable {
   async warm(): Promise<void> {
     const provider = await this.ensureProvider();
     provider?.warm();
+    const instructions = this.options.preloadInstructions?.(this.activeProviderKind);
+    if (provider && instructions !== undefined) provider.preload(instructions);
   }
 
   /** The active provider's protocol (it decides the edit format). */
