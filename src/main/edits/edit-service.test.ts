@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
 import { MemorySecretStore } from '../../../test/helpers/test-core';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
@@ -55,7 +55,6 @@ describe('EditService with the simulator', () => {
   let service: EditService;
   let hunks: Map<string, { state: HunkState; path: string; lines: number; message?: string }>;
   let statuses: string[];
-  let env: Record<string, string>;
 
   async function setUp(tokensPerSecond = 20_000, env: Record<string, string> = { FLINT_API_KEY: 'sk-sim' }) {
     sim = await startSimulator({
@@ -74,9 +73,9 @@ describe('EditService with the simulator', () => {
     project = await createTempProject({ 'src/app.ts': ORIGINAL, 'src/mixed.ts': 'const a = 1;\r\nconst b = 2;\nconst c = 3;\r\n' });
     config = await mkdtemp(join(tmpdir(), 'flint-edit-config-'));
     const logger = createMemoryLogger();
-    env = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', ...env };
+    const fullEnv = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', ...env };
     const { store } = await SettingsStore.load(config);
-    inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger });
+    inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), fullEnv, logger), env: fullEnv, logger });
     hunks = new Map();
     statuses = [];
     service = await EditService.create({

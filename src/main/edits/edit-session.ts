@@ -7,8 +7,7 @@
  * becomes decidable. Updates reach the UI through an UpdateBatcher, paced by its frames.
  */
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
-import { newLinesOf, type EditEvent, type FileOperation, type HunkLine } from '../../shared/edits/edit-types';
-import { normalizeRelativePath } from '../../shared/paths';
+import { newLinesOf, type EditEvent, type HunkLine } from '../../shared/edits/edit-types';
 import type { EditSessionStatus, EditSessionUpdate, HunkState, HunkUpdate } from '../../shared/edits/session-types';
 import { UpdateBatcher } from './update-batcher';
 import { FlintFailure } from '../../shared/result';
@@ -17,37 +16,13 @@ import type { Logger } from '../logger';
 import type { ModelStream, StreamSink } from '../inference/model-stream';
 import { planHunk, type ApplyResult, type EditApplier } from './edit-applier';
 import type { FileText } from './file-text';
+import type { FileRecord, HunkRecord } from './edit-records';
+import { lexicalRefusal } from './model-path';
 
 /** Opens the model stream for one turn (the inference service, in the app). */
 export type OpenStream = (input: string, sink: StreamSink, keypressEpochMs?: number) => Promise<ModelStream>;
 /** Reads a project file's current text (null if it does not exist). */
 export type ReadText = (path: string) => Promise<FileText | null>;
-
-interface FileRecord {
-  operation: FileOperation;
-  path: string;
-  moveTo?: string;
-  /** The path problem, if the model named a path Flint refuses. */
-  refusal?: string;
-}
-
-interface HunkRecord {
-  id: string;
-  /** All its lines have arrived (it may still be settling). */
-  complete: boolean;
-  /** A hunk of lines (add/update), or a whole-file delete or move. */
-  kind: FileOperation | 'move';
-  fileIndex: number;
-  state: HunkState;
-  lines: HunkLine[];
-  contextHints: string[];
-  atEndOfFile: boolean;
-  anchorLine: number | null;
-  message?: string;
-  /** The text the hunk was proposed against (set when it completes). */
-  baseText: string | null;
-  firstLineAtEpochMs?: number;
-}
 
 export interface EditSessionOptions {
   sessionId: string;
@@ -244,8 +219,8 @@ export class EditSession implements Disposable {
       case 'prose':
         return this.batcher.prose(`${event.text}\n`);
       case 'file': {
-        const refusal = pathRefusal(event.path);
-        this.files[fileOffset + event.fileIndex] = { operation: event.operation, path: event.path, ...(refusal ? { refusal } : {}) };
+        const refusal = lexicalRefusal(event.path);
+        this.files[fileOffset + event.fileIndex] = { operation: event.operation, path: event.path, ...(refusal !== null ? { refusal } : {}) };
         if (event.operation === 'delete') {
           void this.settle(this.createHunk(`${turn}.delete.${event.fileIndex}`, 'delete', fileOffset + event.fileIndex, []));
         }
@@ -254,7 +229,7 @@ export class EditSession implements Disposable {
       case 'move': {
         const file = this.files[fileOffset + event.fileIndex]!;
         file.moveTo = event.to;
-        if (!file.refusal) file.refusal = pathRefusal(event.to);
+        file.refusal ??= lexicalRefusal(event.to) ?? undefined;
         void this.settle(this.createHunk(`${turn}.move.${event.fileIndex}`, 'move', fileOffset + event.fileIndex, []));
         return;
       }
@@ -408,12 +383,4 @@ export class EditSession implements Disposable {
     this.status = status;
     this.batcher.status(status, message);
   }
-}
-
-/** Lexical refusals, known as soon as the path is named (real-path checks happen at apply). */
-function pathRefusal(path: string): string | undefined {
-  const normalized = normalizeRelativePath(path.trim());
-  if (normalized === null) return `Refused: ${JSON.stringify(path.slice(0, 200))} is not a path inside the project.`;
-  if (normalized.split('/').some((segment) => segment.toLowerCase() === '.git')) return `Refused: ${normalized} is inside .git.`;
-  return undefined;
 }

@@ -16,15 +16,24 @@ export interface ModelPath {
   exists: boolean;
 }
 
+/**
+ * The lexical part of the check, known as soon as the model names a path: the refusal
+ * in words, or null. (Symlinks are checked when the path is used.)
+ */
+export function lexicalRefusal(path: string): string | null {
+  const relativePath = normalizeRelativePath(path.trim());
+  if (relativePath === null) return `Refused: ${JSON.stringify(path.slice(0, 200))} is not a path inside the project.`;
+  if (relativePath.split('/').some((segment) => segment.toLowerCase() === '.git')) {
+    return `Refused: ${relativePath} is inside .git; Flint never edits repository internals.`;
+  }
+  return null;
+}
+
 /** Resolves a model-named path inside the project whose real root is `root`. */
 export async function resolveModelPath(root: string, path: string): Promise<ModelPath> {
-  const relativePath = normalizeRelativePath(path.trim());
-  if (relativePath === null) {
-    throw new FlintFailure('outside-project', `Refused: ${JSON.stringify(path.slice(0, 200))} is not a path inside the project.`);
-  }
-  if (relativePath.split('/').some((segment) => segment.toLowerCase() === '.git')) {
-    throw new FlintFailure('outside-project', `Refused: ${relativePath} is inside .git; Flint never edits repository internals.`);
-  }
+  const refusal = lexicalRefusal(path);
+  if (refusal !== null) throw new FlintFailure('outside-project', refusal);
+  const relativePath = normalizeRelativePath(path.trim())!;
   const lexical = join(root, ...relativePath.split('/'));
   // The deepest existing ancestor decides where the path really goes.
   let existing = lexical;

@@ -45,9 +45,6 @@ export function responsesUrl(baseUrl: string): string {
   return url.toString();
 }
 
-/** Events that end a response. */
-const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
-
 /** Server events Flint reads or knowingly skips; anything else is logged once. */
 const KNOWN_PREFIXES = ['response.'];
 

@@ -1,0 +1,31 @@
+/**
+ * What an edit session remembers about each file the model named and each hunk it wrote.
+ */
+import type { FileOperation, HunkLine } from '../../shared/edits/edit-types';
+import type { HunkState } from '../../shared/edits/session-types';
+
+export interface FileRecord {
+  operation: FileOperation;
+  path: string;
+  moveTo?: string;
+  /** The path problem, if the model named a path Flint refuses. */
+  refusal?: string;
+}
+
+export interface HunkRecord {
+  id: string;
+  /** All its lines have arrived (it may still be settling). */
+  complete: boolean;
+  /** A hunk of lines (add/update), or a whole-file delete or move. */
+  kind: FileOperation | 'move';
+  fileIndex: number;
+  state: HunkState;
+  lines: HunkLine[];
+  contextHints: string[];
+  atEndOfFile: boolean;
+  anchorLine: number | null;
+  message?: string;
+  /** The text the hunk was proposed against (set when it completes). */
+  baseText: string | null;
+  firstLineAtEpochMs?: number;
+}
