@@ -28,4 +28,6 @@ export interface HunkRecord {
   /** The text the hunk was proposed against (set when it completes). */
   baseText: string | null;
   firstLineAtEpochMs?: number;
+  /** The journal entry its accept wrote, so undo and redo can update its card. */
+  journalEntryId?: string;
 }

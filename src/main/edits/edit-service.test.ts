@@ -153,6 +153,12 @@ describe('EditService with the simulator', () => {
     expect((await service.undo()).status).toBe('done');
     expect(await read()).toBe(ORIGINAL);
     expect((await service.undo()).status).toBe('empty');
+    // The cards say what is on disk: undone hunks can be accepted again, and redo accepts them.
+    await waitFor(() => states().every((state) => state === 'pending'), 'undone hunks to be decidable again');
+    expect((await service.redo()).status).toBe('done');
+    await waitFor(() => hunks.get('1.0')?.state === 'accepted', 'the redone hunk');
+    expect(await service.accept(sessionId, '1.1')).toBe('accepted');
+    expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 20;'));
   });
 
   it('refuses a patch that leaves the project or touches .git, and writes nothing', async () => {

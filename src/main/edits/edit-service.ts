@@ -126,11 +126,15 @@ export class EditService implements Disposable {
   }
 
   async undo(): Promise<UndoResult> {
-    return describeUndo(await this.applier.undo(), 'Undid');
+    const outcome = await this.applier.undo();
+    if (outcome.status === 'done') for (const session of this.sessions.values()) session.noteJournalChange(outcome.entry.id, true);
+    return describeUndo(outcome, 'Undid');
   }
 
   async redo(): Promise<UndoResult> {
-    return describeUndo(await this.applier.redo(), 'Redid');
+    const outcome = await this.applier.redo();
+    if (outcome.status === 'done') for (const session of this.sessions.values()) session.noteJournalChange(outcome.entry.id, false);
+    return describeUndo(outcome, 'Redid');
   }
 
   /** A file changed on disk: pending hunks on it are re-planned on its new text. */

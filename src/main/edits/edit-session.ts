@@ -129,6 +129,7 @@ export class EditSession implements Disposable {
       this.update(hunk, { state: result.status, message: result.message });
       return hunk.state;
     }
+    if (result.entry) hunk.journalEntryId = result.entry.id;
     this.update(hunk, { state: 'accepted', message: result.merged ? 'Merged around your edits.' : undefined });
     if (result.written) this.rebaseSiblings(hunk, file, result.written);
     return hunk.state;
@@ -196,6 +197,17 @@ export class EditSession implements Disposable {
       if (plan.status === 'planned') this.update(hunk, { state: 'pending', anchorLine: plan.anchorLine });
       else this.update(hunk, { state: plan.status, message: plan.message });
     }
+  }
+
+  /**
+   * Undo or redo touched a journal entry: the hunk that wrote it shows what is on disk
+   * again (undone: decidable once more; redone: accepted).
+   */
+  noteJournalChange(entryId: string, undone: boolean): void {
+    const hunk = [...this.hunks.values()].find((candidate) => candidate.journalEntryId === entryId);
+    if (!hunk) return;
+    if (undone) this.update(hunk, { state: 'pending', message: 'Undone; you can accept it again.' });
+    else this.update(hunk, { state: 'accepted', message: 'Redone.' });
   }
 
   /** The renderer has shown the last update. */
