@@ -146,7 +146,9 @@ export class FlintCore implements Disposable {
     );
     sessionStore.add(
       session.onDidSaveFile((saved) => {
-        if ((this.ownWrites.get(saved) ?? 0) > Date.now()) return;
+        const ownUntil = this.ownWrites.get(saved);
+        if (ownUntil !== undefined && ownUntil > Date.now()) return;
+        this.ownWrites.delete(saved);
         this.currentFile.noteSaved(saved);
       }),
     );

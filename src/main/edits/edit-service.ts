@@ -139,7 +139,9 @@ export class EditService implements Disposable {
 
   /** A file changed on disk: pending hunks on it are re-planned on its new text. */
   async noteFileChanged(path: string): Promise<void> {
-    if (this.sessions.size === 0) return;
+    // Runs on every external save: read the file only if some hunk depends on it.
+    const sessions = [...this.sessions.values()].filter((session) => session.caresAbout(path));
+    if (sessions.length === 0) return;
     let text: FileText | null;
     try {
       text = await this.readText(path);
@@ -147,7 +149,7 @@ export class EditService implements Disposable {
       // Unreadable for now (half-written, not UTF-8, outside the project): not a deletion.
       return;
     }
-    for (const session of this.sessions.values()) session.noteFileChanged(path, text);
+    for (const session of sessions) session.noteFileChanged(path, text);
   }
 
   dispose(): void {

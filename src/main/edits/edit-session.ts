@@ -182,6 +182,14 @@ export class EditSession implements Disposable {
     }
   }
 
+  /** Whether a save of `path` could change any hunk here (so the file is worth reading). */
+  caresAbout(path: string): boolean {
+    for (const hunk of this.hunks.values()) {
+      if (hunk.kind === 'update' && (hunk.state === 'pending' || hunk.state === 'conflict') && this.files[hunk.fileIndex]!.path === path) return true;
+    }
+    return false;
+  }
+
   /** The user (or another program) saved `path`: re-plan its pending hunks on the new text. */
   noteFileChanged(path: string, current: FileText | null): void {
     for (const id of this.order) {

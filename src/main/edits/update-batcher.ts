@@ -30,8 +30,14 @@ export class UpdateBatcher implements Disposable {
   /** Records a hunk's latest state; `appendLines` add to what the batch already carries. */
   hunk(update: HunkUpdate, urgent: boolean): void {
     const index = this.pending.hunks.findIndex((candidate) => candidate.id === update.id);
-    if (index === -1) this.pending.hunks.push(update);
-    else this.pending.hunks[index] = { ...update, appendLines: [...this.pending.hunks[index]!.appendLines, ...update.appendLines] };
+    if (index === -1) {
+      this.pending.hunks.push({ ...update, appendLines: [...update.appendLines] });
+    } else {
+      // Lines are appended in place: this runs per streamed line, so no copying of the batch.
+      const lines = this.pending.hunks[index]!.appendLines;
+      lines.push(...update.appendLines);
+      this.pending.hunks[index] = { ...update, appendLines: lines };
+    }
     this.schedule(urgent);
   }
 
