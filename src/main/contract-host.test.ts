@@ -24,10 +24,11 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
       return readFile(input);
     },
     selectFile: notUsed,
+    prepareAsk: notUsed,
     removeRecent: notUsed,
     updateSettings: async (input) => {
       calls.push(input);
-      return { showIgnored: input.showIgnored ?? false };
+      return { showIgnored: input.showIgnored ?? false, shortcut: input.shortcut ?? 'CommandOrControl+Shift+Space' };
     },
     getProviders: notUsed,
     setActiveProvider: notUsed,

@@ -18,6 +18,7 @@ const ProviderId = z.string().min(1).max(64);
 const ProviderInput = z.object({ providerId: ProviderId }).strict();
 const SessionId = z.string().uuid();
 const HunkId = z.string().min(1).max(64);
+const AskFocus = z.enum(['recent-change', 'whole-file']);
 
 export const requestSchemas = {
   getAppInfo: NoInput,
@@ -29,7 +30,7 @@ export const requestSchemas = {
   readFile: PathInput,
   selectFile: PathInput,
   removeRecent: z.object({ path: FolderPath }).strict(),
-  updateSettings: z.object({ showIgnored: z.boolean().optional() }).strict(),
+  updateSettings: z.object({ showIgnored: z.boolean().optional(), shortcut: z.string().min(1).max(64).optional() }).strict(),
   getProviders: NoInput,
   setActiveProvider: ProviderInput,
   testConnection: ProviderInput,
@@ -43,10 +44,13 @@ export const requestSchemas = {
     })
     .strict(),
   cancelAsk: z.object({ requestId: z.string().uuid() }).strict(),
+  prepareAsk: z.object({ focus: AskFocus }).strict(),
   startEdit: z
     .object({
-      prompt: z.string().min(1).max(20_000),
+      // Long pastes (logs, stack traces) are fine; the context budget decides what fits.
+      prompt: z.string().min(1).max(400_000),
       paths: z.array(RelativePath).max(20).optional(),
+      focus: AskFocus.optional(),
       depth: z.enum(['fast', 'deep']),
       keypressEpochMs: z.number().finite().optional(),
     })
@@ -57,7 +61,7 @@ export const requestSchemas = {
   rejectAllHunks: z.object({ sessionId: SessionId }).strict(),
   stopEdit: z.object({ sessionId: SessionId }).strict(),
   acknowledgeEdit: z.object({ sessionId: SessionId }).strict(),
-  redirectEdit: z.object({ sessionId: SessionId, prompt: z.string().min(1).max(20_000), keypressEpochMs: z.number().finite().optional() }).strict(),
+  redirectEdit: z.object({ sessionId: SessionId, prompt: z.string().min(1).max(400_000), keypressEpochMs: z.number().finite().optional() }).strict(),
   undoEdit: NoInput,
   redoEdit: NoInput,
 } satisfies { [N in RequestName]: z.ZodType<RequestInput<N>> };

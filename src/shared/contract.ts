@@ -15,6 +15,7 @@ import type {
   ProvidersState,
   StreamOutcome,
 } from './inference-types';
+import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus } from './ask-types';
 import type { EditSessionUpdate, HunkState } from './edits/session-types';
 import type { Result } from './result';
 import type {
@@ -38,6 +39,8 @@ export interface AppInfo {
 export interface UiSettings {
   /** Show entries hidden by .gitignore, .git and node_modules. */
   showIgnored: boolean;
+  /** The shortcut that opens the ask bar (Electron accelerator syntax), system-wide and in the app. */
+  shortcut: string;
 }
 
 /** Everything the renderer needs after a (re)load: the open project and its tree if indexed. */
@@ -51,6 +54,8 @@ export interface AppState {
   connection: ConnectionStatus;
   /** The figures of the last finished request, for the latency HUD. */
   lastLatency: LatencyFigures | null;
+  /** Whether the system-wide shortcut works. */
+  hotkey: HotkeyStatus;
 }
 
 /** The active provider's connection, as the status bar shows it. */
@@ -119,8 +124,16 @@ export const requests = {
   ask: request<{ prompt: string; depth: AnswerDepth; keypressEpochMs?: number }, { requestId: string }>('inference:ask'),
   /** Stops an answer at once. */
   cancelAsk: request<{ requestId: string }, null>('inference:cancel'),
-  /** Asks for edits to `paths` (default: the current file); hunks arrive as `edit:update` events. */
-  startEdit: request<{ prompt: string; paths?: string[]; depth: AnswerDepth; keypressEpochMs?: number }, { sessionId: string }>('edit:start'),
+  /**
+   * The ask bar opened: warms the connection, pre-loads the current file's context with
+   * `focus`, and says what a question would be about (or what blocks it).
+   */
+  prepareAsk: request<{ focus: AskFocus }, AskScope>('ask:prepare'),
+  /**
+   * Asks about `paths` (default: the current file, focused on `focus`). A question's answer
+   * streams as the session's prose; a change request's hunks arrive too, as `edit:update` events.
+   */
+  startEdit: request<{ prompt: string; paths?: string[]; focus?: AskFocus; depth: AnswerDepth; keypressEpochMs?: number }, { sessionId: string }>('edit:start'),
   /** Writes one complete hunk to disk (atomically, journaled). */
   acceptHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('edit:accept'),
   /** Declines one hunk (or discards a partial one). */
@@ -176,6 +189,10 @@ export interface EventPayloads {
   'inference:latency': LatencyFigures;
   /** Changes to an edit session's hunks and status, batched per frame. */
   'edit:update': EditSessionUpdate;
+  /** Open the ask bar: the system-wide shortcut, the tray icon, or `flint --ask`. */
+  'ask:open': AskOpenRequest;
+  /** The system-wide shortcut was registered, or could not be. */
+  'hotkey:status': HotkeyStatus;
 }
 
 export type EventChannel = keyof EventPayloads;

@@ -25,7 +25,12 @@ export interface ProviderConfig {
   keyVariable?: string;
   /** Local servers (Ollama, llama.cpp) need no key. */
   keyOptional?: boolean;
+  /** The model's context window in tokens (default 128,000, Spark's). */
+  contextWindow?: number;
 }
+
+/** Context window assumed when a provider does not say (GPT-5.3-Codex-Spark's). */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 /** Where the key for a provider comes from right now. */
 export type KeySource =

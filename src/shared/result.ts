@@ -25,6 +25,8 @@ export type FlintErrorCode =
   | 'no-project'
   /** This shell cannot do that (e.g. a native dialog in the serve shell). */
   | 'unsupported'
+  /** Too large to read or to send; the message gives the limit. */
+  | 'too-large'
   /** Any other I/O failure; the message carries the OS's words. */
   | 'io-error'
   /** A bug in Flint; the message is generic and the details are logged in main. */

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { ServeClient } from './serve-client';
 import { median, percentile, round } from './statistics';
+import { measureAsk } from './ask-bench';
 import { measureEdits } from './edit-bench';
 import { measureSocket } from './socket-bench';
 import { syntheticProject } from './synthetic-project';
@@ -27,7 +28,7 @@ const OPEN_RUNS = 3;
 const WATCH_WRITES = 200;
 
 /** Figure groups; `--only project,edits` runs some of them. */
-const GROUPS = ['project', 'socket', 'edits'] as const;
+const GROUPS = ['project', 'socket', 'edits', 'ask'] as const;
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
@@ -52,6 +53,14 @@ async function main(): Promise<void> {
       { name: 'render_longest_task_ms', value: edits.render_longest_task_ms, unit: 'ms', budget: '≤ 50' },
       { name: 'first_hunk_paint_p95_ms', value: edits.first_hunk_paint_p95_ms, unit: 'ms', budget: '≤ 20' },
       { name: 'spark_edit_ms', value: edits.spark_edit_ms, unit: 'ms', budget: '≤ 300' },
+    );
+  }
+  if (runs('ask')) {
+    const ask = await measureAsk(log);
+    figures.push(
+      { name: 'hotkey_to_bar_ms', value: ask.hotkey_to_bar_ms, unit: 'ms', budget: '≤ 50' },
+      { name: 'context_build_ms', value: ask.context_build_ms, unit: 'ms', budget: '≤ 10' },
+      { name: 'context_build_first_ms', value: ask.context_build_first_ms, unit: 'ms', budget: '' },
     );
   }
 

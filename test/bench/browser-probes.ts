@@ -35,3 +35,8 @@ export const READ_EDIT_MARK = `performance.getEntriesByName('flint:edit-painted'
 
 /** True once the edit session reports a complete answer (a cheap query, safe to poll). */
 export const ANSWER_COMPLETE = `document.querySelector('[aria-label="Edit status"]')?.textContent === 'Answer complete'`;
+
+export const CLEAR_BAR_MARKS = `performance.clearMarks('flint:bar-painted')`;
+
+/** The latest "shortcut → ask bar painted" latency, or undefined. */
+export const READ_BAR_MARK = `performance.getEntriesByName('flint:bar-painted')[0]?.detail.latencyMs`;

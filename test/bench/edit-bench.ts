@@ -13,7 +13,7 @@ import { decodeFileText } from '../../src/main/edits/file-text';
 import { UndoJournal } from '../../src/main/edits/undo-journal';
 import type { StreamSink } from '../../src/main/inference/model-stream';
 import { createMemoryLogger } from '../../src/main/logger';
-import { eventually, openFlintPage } from '../helpers/chromium';
+import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
 import { ANSWER_COMPLETE, CLEAR_EDIT_MARKS, READ_EDIT_MARK, START_FRAME_PROBE, STOP_FRAME_PROBE } from './browser-probes';
 import { startServeProcess } from '../helpers/serve-process';
 import { startSimProcess } from '../helpers/sim-process';
@@ -84,12 +84,14 @@ async function measurePipeline(): Promise<number> {
         emit: (update) => {
           pending += update.hunks.filter((hunk) => hunk.state === 'pending').length;
         },
-        openStream: async (_input, streamSink) => {
+        focus: 'whole-file',
+        depth: 'fast',
+        openStream: async (_turn, streamSink) => {
           sink = streamSink;
           return { cancel: () => undefined, done: new Promise(() => undefined) };
         },
       });
-      await session.start('bench', new Map([['src/big.ts', file]]));
+      await session.start({ instructions: '', input: 'bench' }, new Map([['src/big.ts', file]]));
       const started = performance.now();
       for (const token of tokens) sink!.onDelta('text', token);
       sink!.onEnd({ outcome: 'completed', latency: { keypressToWriteMs: 0, requestToFirstDeltaMs: 0, tokensPerSecond: 0, totalMs: 0, outputTokens: 0, model: 'bench' } });
@@ -190,6 +192,5 @@ async function select(page: Page, name: string): Promise<void> {
 }
 
 async function ask(page: Page, prompt: string): Promise<void> {
-  await page.getByLabel('Ask Flint').fill(prompt);
-  await page.getByLabel('Ask Flint').press('Enter');
+  await askFlint(page, prompt);
 }

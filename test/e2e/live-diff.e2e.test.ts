@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, openFlintPage } from '../helpers/chromium';
+import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { SimScriptSchema } from '../sim/sim-script';
 import { startSimulator, type Simulator } from '../sim/simulator';
@@ -53,8 +53,7 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
   /** Asks, and waits until the new session replaced the previous one on screen. */
   const ask = async (text: string) => {
     const previous = await sessionId();
-    await page.getByLabel('Ask Flint').fill(text);
-    await page.getByLabel('Ask Flint').press('Enter');
+    await askFlint(page, text);
     await eventually(sessionId, (id) => id !== null && id !== previous, 'the new edit session');
   };
 

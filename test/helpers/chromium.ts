@@ -48,3 +48,11 @@ export async function openFlintPage(url: string): Promise<{ browser: BrowserCont
   await page.goto(url);
   return { browser, page, errors };
 }
+
+/** Opens the ask bar with the in-app shortcut (the default Ctrl+Shift+Space) and asks. */
+export async function askFlint(page: Page, text: string, options: { deep?: boolean } = {}): Promise<void> {
+  const input = page.getByRole('dialog', { name: 'Ask Flint' }).getByRole('textbox', { name: 'Ask Flint' });
+  if (!(await input.isVisible())) await page.keyboard.press('Control+Shift+Space');
+  await input.fill(text);
+  await input.press(options.deep ? 'Alt+Enter' : 'Enter');
+}

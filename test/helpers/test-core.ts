@@ -3,7 +3,7 @@
  */
 import { CredentialService } from '../../src/main/credentials/credential-service';
 import type { SecretStore } from '../../src/main/credentials/secret-store';
-import { FlintCore } from '../../src/main/core/flint-core';
+import { FlintCore, type HotkeyHost } from '../../src/main/core/flint-core';
 import { InferenceService, type ProviderFactory } from '../../src/main/inference/inference-service';
 import { createMemoryLogger } from '../../src/main/logger';
 import { SettingsStore } from '../../src/main/settings/settings-store';
@@ -27,6 +27,7 @@ export interface TestCoreOptions {
   env?: NodeJS.ProcessEnv;
   secretStore?: SecretStore;
   providerFactory?: ProviderFactory;
+  hotkey?: HotkeyHost;
 }
 
 export async function createTestCore(options: TestCoreOptions) {
@@ -41,6 +42,6 @@ export async function createTestCore(options: TestCoreOptions) {
     logger,
     factory: options.providerFactory,
   });
-  const core = new FlintCore({ shell: 'serve', version: 'test', settings, logger, inference });
+  const core = new FlintCore({ shell: options.hotkey ? 'electron' : 'serve', version: 'test', settings, logger, inference, hotkey: options.hotkey });
   return { core, logger, settings, secretStore };
 }

@@ -10,13 +10,15 @@ import type { SecretStore } from '../credentials/secret-store';
 import { editInstructions } from '../edits/edit-prompt';
 import { InferenceService, type ProviderFactory } from '../inference/inference-service';
 import { SettingsStore } from '../settings/settings-store';
-import { FlintCore } from './flint-core';
+import { FlintCore, type HotkeyHost } from './flint-core';
 
 export interface CreateCoreOptions {
   shell: AppInfo['shell'];
   configDirectory: string;
   logger: Logger;
   chooseFolder?: () => Promise<string | null>;
+  /** The system-wide shortcut (Electron only). */
+  hotkey?: HotkeyHost;
   env?: NodeJS.ProcessEnv;
   /** Test seams. */
   secretStore?: SecretStore;
@@ -43,5 +45,6 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
     logger: options.logger,
     inference,
     chooseFolder: options.chooseFolder,
+    hotkey: options.hotkey,
   });
 }

@@ -8,10 +8,17 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import type { AppInfo, EventChannel, EventEnvelope, EventPayloads } from '../../shared/contract';
+import { performance } from 'node:perf_hooks';
+import { parseAccelerator } from '../../shared/accelerator';
+import type { AskOpenRequest, HotkeyStatus } from '../../shared/ask-types';
+import type { AppInfo, EventChannel, EventEnvelope, EventPayloads, UiSettings } from '../../shared/contract';
 import type { CloseReason, ProjectInfo } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
 import type { RequestHandlers } from '../contract-host';
+import { AskService, type AskProject } from '../ask/ask-service';
+import { projectOutline } from '../context/project-outline';
+import { readProjectText } from '../context/read-project-text';
+import { SaveHistory } from '../context/save-history';
 import type { InferenceService } from '../inference/inference-service';
 import type { LatencyFigures } from '../../shared/inference-types';
 import { createInferenceHandlers, forwardInferenceEvents } from './inference-handlers';
@@ -35,8 +42,17 @@ export interface FlintCoreOptions {
   inference: InferenceService;
   /** Shows a native folder picker; absent in shells without one. Resolves null if cancelled. */
   chooseFolder?: () => Promise<string | null>;
+  /** The system-wide shortcut (Electron). Without one, the shortcut works inside the app only. */
+  hotkey?: HotkeyHost;
   /** Test seam for the project scan. */
   fileSystem?: ScanFileSystem;
+}
+
+/** What the core needs of the system-wide shortcut (GlobalHotkey in Electron). */
+export interface HotkeyHost {
+  readonly status: HotkeyStatus;
+  register(accelerator: string): HotkeyStatus;
+  readonly onDidChangeStatus: Event<HotkeyStatus>;
 }
 
 export class FlintCore implements Disposable {
@@ -46,6 +62,8 @@ export class FlintCore implements Disposable {
   private nextProjectId = 1;
   private lastLatency: LatencyFigures | null = null;
   private edits: EditService | null = null;
+  /** The open project's remembered versions (for "the lines I just changed") and outline. */
+  private context: { history: SaveHistory; outline: string | null } | null = null;
   /** Files Flint itself is writing, until when: their watcher echo is not the user's save. */
   private readonly ownWrites = new Map<string, number>();
   private readonly store = new DisposableStore();
@@ -54,10 +72,21 @@ export class FlintCore implements Disposable {
   /** Every event for the UI, in order. Shells forward these to their renderers. */
   readonly onDidEmit: Event<EventEnvelope> = this._onDidEmit.event;
   readonly currentFile = this.store.add(new CurrentFileTracker());
+  readonly ask: AskService;
   readonly handlers: RequestHandlers;
 
   constructor(private readonly options: FlintCoreOptions) {
     this.store.add(this.currentFile.onDidChange((current) => this.emit('currentFile:changed', current)));
+    this.ask = new AskService({
+      inference: options.inference,
+      project: () => this.askProject(),
+      currentFile: () => this.currentFile.value.path,
+      isStreaming: () => this.edits?.isStreaming ?? false,
+    });
+    if (options.hotkey) {
+      this.store.add(options.hotkey.onDidChangeStatus((status) => this.emit('hotkey:status', status)));
+      options.hotkey.register(options.settings.value.shortcut);
+    }
     for (const subscription of forwardInferenceEvents(options.inference, (channel, payload) => this.emit(channel, payload), (figures) => (this.lastLatency = figures))) {
       this.store.add(subscription);
     }
@@ -77,9 +106,10 @@ export class FlintCore implements Disposable {
         tree: this.session?.entries ?? null,
         currentFile: this.currentFile.value,
         recent: [...options.settings.value.recentProjects],
-        settings: { showIgnored: options.settings.value.showIgnored },
+        settings: this.uiSettings(),
         connection: { providerId: options.inference.activeProviderId, ...options.inference.connectionState },
         lastLatency: this.lastLatency,
+        hotkey: this.hotkeyStatus,
       }),
       openProject: ({ path }) => this.openProject(path),
       chooseProjectFolder: async () => {
@@ -96,24 +126,48 @@ export class FlintCore implements Disposable {
       listDirectory: ({ path }) => this.requireSession().listDirectory(path),
       readFile: ({ path }) => readProjectFile(this.requireSession().root, path),
       selectFile: async ({ path }) => {
-        const { relativePath } = await resolveExistingInProject(this.requireSession().root, path);
+        const root = this.requireSession().root;
+        const { relativePath } = await resolveExistingInProject(root, path);
+        // The version shown now is what the next save is compared with.
+        const history = this.context?.history;
+        void readProjectText(root, relativePath)
+          .then((text) => text && history?.remember(relativePath, text.lines))
+          .catch(() => undefined);
         return this.currentFile.select(relativePath);
       },
+      prepareAsk: ({ focus }) => this.ask.prepare(focus),
       removeRecent: async ({ path }) => {
         const settings = await options.settings.removeRecent(path);
         this.emit('recent:changed', { recent: [...settings.recentProjects] });
         return [...settings.recentProjects];
       },
-      updateSettings: async (patch) => {
-        const settings = await options.settings.update(patch);
-        return { showIgnored: settings.showIgnored };
-      },
+      updateSettings: (patch) => this.updateSettings(patch),
     };
   }
 
   /** The Recent list, most recent first. */
   get recentProjects(): string[] {
     return [...this.options.settings.value.recentProjects];
+  }
+
+  /**
+   * Opens the ask bar in the renderer (the system-wide shortcut, the tray, `flint --ask`)
+   * and, at the same time, warms the connection and pre-loads the current file.
+   */
+  openAskBar(trigger: AskOpenRequest['trigger']): void {
+    this.emit('ask:open', { trigger, atEpochMs: performance.timeOrigin + performance.now() });
+    void this.ask.prepare('recent-change').catch((error: unknown) => this.options.logger.warn('could not prepare the ask bar', error));
+  }
+
+  get hotkeyStatus(): HotkeyStatus {
+    return (
+      this.options.hotkey?.status ?? {
+        accelerator: this.options.settings.value.shortcut,
+        state: 'unavailable',
+        message: 'This shell has no system-wide shortcut: the shortcut works while Flint has focus.',
+        alternatives: [],
+      }
+    );
   }
 
   /** The open project, if any. */
@@ -134,9 +188,22 @@ export class FlintCore implements Disposable {
     const sessionStore = new DisposableStore();
     sessionStore.add(session);
     sessionStore.add(session.onDidIndexProgress((entriesFound) => this.emit('project:indexing', { projectId: project.id, entriesFound })));
-    sessionStore.add(session.onDidLoadTree((entries) => this.emit('project:tree', { projectId: project.id, entries })));
+    const history = sessionStore.add(new SaveHistory({ root }));
+    const context = { history, outline: null as string | null };
+    let primed = false;
+    sessionStore.add(
+      session.onDidLoadTree((entries) => {
+        context.outline = null;
+        this.emit('project:tree', { projectId: project.id, entries });
+        if (!primed) {
+          primed = true;
+          void history.prime(entries).catch((error: unknown) => this.options.logger.warn('could not read recently modified files', error));
+        }
+      }),
+    );
     sessionStore.add(
       session.onDidChangeTree((changes) => {
+        context.outline = null;
         this.emit('project:changed', { projectId: project.id, changes });
         for (const change of changes) {
           const path = change.type === 'modified' ? change.path : change.type === 'added' ? change.entry.path : null;
@@ -147,8 +214,13 @@ export class FlintCore implements Disposable {
     sessionStore.add(
       session.onDidSaveFile((saved) => {
         const ownUntil = this.ownWrites.get(saved);
-        if (ownUntil !== undefined && ownUntil > Date.now()) return;
+        if (ownUntil !== undefined && ownUntil > Date.now()) {
+          void history.noteOwnWrite(saved);
+          return;
+        }
         this.ownWrites.delete(saved);
+        // Before the current file changes: a bar opened on that event waits for this read.
+        void history.noteSaved(saved);
         this.currentFile.noteSaved(saved);
       }),
     );
@@ -158,6 +230,7 @@ export class FlintCore implements Disposable {
       root,
       journalFolder: join(dirname(this.options.settings.file), 'journals'),
       inference: this.options.inference,
+      buildPrompt: (request) => this.ask.build(request),
       logger: this.options.logger,
       emit: (update) => this.emit('edit:update', update),
       currentFile: () => this.currentFile.value.path,
@@ -168,6 +241,7 @@ export class FlintCore implements Disposable {
     this.session = session;
     this.sessionStore = sessionStore;
     this.edits = edits;
+    this.context = context;
     this.emit('project:opened', project);
 
     const settings = await this.options.settings.addRecent(root).catch((error: unknown) => {
@@ -192,6 +266,7 @@ export class FlintCore implements Disposable {
     this.session = null;
     this.sessionStore = null;
     this.edits = null;
+    this.context = null;
     sessionStore?.dispose();
     await session.close();
     this.currentFile.clear();
@@ -210,6 +285,36 @@ export class FlintCore implements Disposable {
     this.session = null;
     this.project = null;
     this.store.dispose();
+  }
+
+  private askProject(): AskProject | null {
+    const { project, session, context } = this;
+    if (!project || !session || !context) return null;
+    return {
+      root: project.root,
+      name: project.name,
+      history: context.history,
+      outline: () => (context.outline ??= projectOutline(project.name, session.entries ?? [])),
+    };
+  }
+
+  private uiSettings(): UiSettings {
+    const { showIgnored, shortcut } = this.options.settings.value;
+    return { showIgnored, shortcut };
+  }
+
+  private async updateSettings(patch: Partial<UiSettings>): Promise<UiSettings> {
+    if (patch.shortcut !== undefined) {
+      const parsed = parseAccelerator(patch.shortcut);
+      if (!parsed.ok) throw new FlintFailure('invalid-input', parsed.message);
+      patch = { ...patch, shortcut: parsed.text };
+    }
+    await this.options.settings.update(patch);
+    if (patch.shortcut !== undefined) {
+      if (this.options.hotkey) this.options.hotkey.register(patch.shortcut);
+      else this.emit('hotkey:status', this.hotkeyStatus);
+    }
+    return this.uiSettings();
   }
 
   private requireSession(): ProjectSession {

@@ -1,12 +1,16 @@
 /**
- * The edit prompt: stable instructions first (so provider prompt caches hit), then the
- * files, then the request. Edits are asked for in a precise format, never whole files.
+ * The instructions every request starts with. One prompt serves questions and change
+ * requests: the model answers a question in Markdown, and writes a change as edits in
+ * a precise format (never whole files), so Flint needs no guess at which one was meant.
+ * The context (project, files, the question) is assembled in ../context.
  */
 
 /** V4A for OpenAI Codex models (what they are trained on); search/replace for others. */
 export type EditFormat = 'v4a' | 'search-replace';
 
-const COMMON = `You are Flint, a pair programmer working in the user's project. Make exactly the requested change with the smallest correct edits. Never rewrite whole files. Paths are relative to the project root. Write at most two short sentences of prose, then the edits.`;
+const COMMON = `You are Flint, a pair programmer working in the user's project, beside their editor.
+If the user asks a question, answer it concisely in Markdown (code in fenced blocks with a language) and make no edits.
+If the user asks for a change, make exactly that change with the smallest correct edits: write at most two short sentences, then the edits. Never rewrite whole files. Paths are relative to the project root. Lines marked "… (lines a–b not shown) …" are elided; never copy them into an edit.`;
 
 const V4A = `${COMMON}
 
@@ -32,14 +36,4 @@ Keep each SEARCH block short but unique in its file.`;
 
 export function editInstructions(format: EditFormat): string {
   return format === 'v4a' ? V4A : SEARCH_REPLACE;
-}
-
-export interface PromptFile {
-  path: string;
-  text: string;
-}
-
-export function editInput(files: readonly PromptFile[], request: string): string {
-  const sections = files.map((file) => `File: ${file.path}\n\`\`\`\n${file.text}\n\`\`\``);
-  return `${sections.join('\n\n')}\n\nRequest: ${request}`;
 }

@@ -1,3 +1,4 @@
+import { AskService } from '../ask/ask-service';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,10 +79,17 @@ describe('EditService with the simulator', () => {
     inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), fullEnv, logger), env: fullEnv, logger });
     hunks = new Map();
     statuses = [];
+    const ask = new AskService({
+      inference,
+      project: () => null,
+      currentFile: () => 'src/app.ts',
+      isStreaming: () => false,
+    });
     service = await EditService.create({
       root: project.root,
       journalFolder: join(config, 'journals'),
       inference,
+      buildPrompt: (request) => ask.build(request),
       logger,
       currentFile: () => 'src/app.ts',
       onWillWrite: () => undefined,
@@ -183,8 +191,9 @@ describe('EditService with the simulator', () => {
     await waitFor(() => hunks.get('1.1')?.state === 'partial' || hunks.get('1.1')?.state === 'pending', 'the old turn to stop');
     await waitFor(() => hunks.has('2.0'), 'the new turn’s first hunk');
     const secondTurn = sim.requests.filter((request) => request.protocol === 'responses').at(-1)!;
-    const sent = JSON.stringify(secondTurn.body.input);
-    expect(sent).toContain('Already applied');
+    // The file (with the accepted change) is in the stable part; the decisions in the turn.
+    const sent = JSON.stringify(secondTurn.body);
+    expect(JSON.stringify(secondTurn.body.input)).toContain('Already applied');
     expect(sent).toContain('only the first one, please');
     expect(sent).toContain('return 10;');
     expect(hunks.get('1.0')?.state).toBe('accepted');

@@ -3,8 +3,8 @@
  * journal, and keeps pending hunks anchored as files change on disk.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AskFocus } from '../../shared/ask-types';
 import type { UndoResult } from '../../shared/contract';
 import type { AnswerDepth } from '../../shared/inference-types';
 import type { EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
@@ -13,23 +13,22 @@ import type { InferenceService } from '../inference/inference-service';
 import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
 import { EditApplier } from './edit-applier';
-import { editInput, editInstructions, type PromptFile } from './edit-prompt';
+import type { BuiltPrompt, PromptRequest } from '../ask/ask-service';
+import { readProjectText } from '../context/read-project-text';
 import { EditSession } from './edit-session';
-import { decodeFileText, type FileText } from './file-text';
-import { resolveModelPath } from './model-path';
+import type { FileText } from './file-text';
 import { UndoJournal, type UndoOutcome } from './undo-journal';
 
 /** Sessions kept for late decisions; an older session's hunks can no longer be decided. */
 const KEPT_SESSIONS = 4;
-
-/** Files above this are not sent whole (context assembly with focus comes with the hotkey). */
-const PROMPT_FILE_LIMIT = 256 * 1024;
 
 export interface EditServiceOptions {
   root: string;
   /** Folder for undo journals (one file per project). */
   journalFolder: string;
   inference: InferenceService;
+  /** Context assembly: the files and the question become instructions and a turn. */
+  buildPrompt: (request: PromptRequest) => Promise<BuiltPrompt>;
   logger: Logger;
   emit: (update: EditSessionUpdate) => void;
   currentFile: () => string | null;
@@ -51,29 +50,37 @@ export class EditService implements Disposable {
     return new EditService(options, new EditApplier(options.root, journal, options.onWillWrite));
   }
 
-  /** Asks the model for edits to `paths` (default: the current file). */
-  async start(input: { prompt: string; paths?: string[]; depth: AnswerDepth; keypressEpochMs?: number }): Promise<{ sessionId: string }> {
-    if ([...this.sessions.values()].some((session) => session.isStreaming)) {
+  /** Whether an answer is streaming (the hotkey then shows it rather than starting another). */
+  get isStreaming(): boolean {
+    return [...this.sessions.values()].some((session) => session.isStreaming);
+  }
+
+  /** Asks the model about `paths` (default: the current file): an answer, or edits. */
+  async start(input: { prompt: string; paths?: string[]; focus?: AskFocus; depth: AnswerDepth; keypressEpochMs?: number }): Promise<{ sessionId: string }> {
+    if (this.isStreaming) {
       throw new FlintFailure('invalid-input', 'An answer is still streaming: stop it (Esc), or type a follow-up to redirect it.');
     }
     const paths = input.paths?.length ? input.paths : [this.options.currentFile()].filter((path): path is string => path !== null);
     if (paths.length === 0) throw new FlintFailure('invalid-input', 'No current file: select a file in the tree, or save one in your editor, then ask.');
     const files = await this.promptFiles(paths);
+    const focus = input.focus ?? 'recent-change';
+    const prompt = await this.options.buildPrompt({ files, question: input.prompt, focus, depth: input.depth });
     this.pruneSessions();
     const sessionId = randomUUID();
-    const format = this.options.inference.activeProviderKind === 'openai-responses' ? 'v4a' : 'search-replace';
-    const instructions = editInstructions(format);
     const session = new EditSession({
       sessionId,
       applier: this.applier,
       readText: (path) => this.readText(path),
       emit: this.options.emit,
       logger: this.options.logger,
-      openStream: (prompt, sink, keypressEpochMs) => this.options.inference.openStream({ prompt, instructions, depth: input.depth, keypressEpochMs }, sink),
+      openStream: (turn, sink, keypressEpochMs) =>
+        this.options.inference.openStream({ prompt: turn.input, instructions: turn.instructions, depth: input.depth, keypressEpochMs }, sink),
+      focus,
+      depth: input.depth,
     });
     this.sessions.set(sessionId, session);
     try {
-      await session.start(editInput(files, input.prompt), shownTexts(files), input.keypressEpochMs);
+      await session.start(prompt, shownTexts(files), input.keypressEpochMs);
     } catch (error) {
       // A stream that never opened leaves no session behind to block the next request.
       session.dispose();
@@ -122,7 +129,8 @@ export class EditService implements Disposable {
       rejected.length ? `Rejected by the user, do not propose again: ${rejected.join('; ')}.` : '',
       `New instruction: ${prompt}`,
     ].filter(Boolean).join('\n');
-    await session.start(editInput(files, summary), shownTexts(files), keypressEpochMs);
+    const built = await this.options.buildPrompt({ files, question: summary, focus: session.focus, depth: session.depth });
+    await session.start(built, shownTexts(files), keypressEpochMs);
   }
 
   async undo(): Promise<UndoResult> {
@@ -172,27 +180,23 @@ export class EditService implements Disposable {
     return session;
   }
 
-  private async promptFiles(paths: readonly string[]): Promise<Array<PromptFile & { fileText: FileText }>> {
-    const files: Array<PromptFile & { fileText: FileText }> = [];
+  private async promptFiles(paths: readonly string[]): Promise<Array<{ path: string; text: FileText }>> {
+    const files: Array<{ path: string; text: FileText }> = [];
     for (const path of paths) {
       const text = await this.readText(path);
-      if (text === null) throw new FlintFailure('not-found', `${path} does not exist.`);
-      const joined = text.lines.join('\n');
-      if (joined.length > PROMPT_FILE_LIMIT) throw new FlintFailure('invalid-input', `${path} is too large to send whole (over ${PROMPT_FILE_LIMIT / 1024} KB).`);
-      files.push({ path, text: joined, fileText: text });
+      if (text === null) throw new FlintFailure('not-found', `${path} does not exist (deleted or renamed since it was saved).`);
+      files.push({ path, text });
     }
     return files;
   }
 
-  private async readText(path: string): Promise<FileText | null> {
-    const target = await resolveModelPath(this.options.root, path);
-    if (!target.exists) return null;
-    return decodeFileText(await readFile(target.absolutePath), target.relativePath);
+  private readText(path: string): Promise<FileText | null> {
+    return readProjectText(this.options.root, path);
   }
 }
 
-function shownTexts(files: ReadonlyArray<{ path: string; fileText: FileText }>): Map<string, FileText> {
-  return new Map(files.map((file) => [file.path, file.fileText]));
+function shownTexts(files: ReadonlyArray<{ path: string; text: FileText }>): Map<string, FileText> {
+  return new Map(files.map((file) => [file.path, file.text]));
 }
 
 function describeUndo(outcome: UndoOutcome, verb: string): UndoResult {

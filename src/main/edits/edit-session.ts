@@ -6,6 +6,8 @@
  * text it was proposed against, merged 3-way with anything the user saved since) and
  * becomes decidable. Updates reach the UI through an UpdateBatcher, paced by its frames.
  */
+import type { AskFocus } from '../../shared/ask-types';
+import type { AnswerDepth } from '../../shared/inference-types';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import { newLinesOf, type EditEvent, type HunkLine } from '../../shared/edits/edit-types';
 import type { EditSessionStatus, EditSessionUpdate, HunkState, HunkUpdate } from '../../shared/edits/session-types';
@@ -19,8 +21,14 @@ import type { FileText } from './file-text';
 import type { FileRecord, HunkRecord } from './edit-records';
 import { lexicalRefusal } from './model-path';
 
+/** One turn's prompt: the stable instructions (project, files) and the turn itself. */
+export interface SessionTurn {
+  instructions: string;
+  input: string;
+}
+
 /** Opens the model stream for one turn (the inference service, in the app). */
-export type OpenStream = (input: string, sink: StreamSink, keypressEpochMs?: number) => Promise<ModelStream>;
+export type OpenStream = (turn: SessionTurn, sink: StreamSink, keypressEpochMs?: number) => Promise<ModelStream>;
 /** Reads a project file's current text (null if it does not exist). */
 export type ReadText = (path: string) => Promise<FileText | null>;
 
@@ -31,6 +39,9 @@ export interface EditSessionOptions {
   readText: ReadText;
   emit: (update: EditSessionUpdate) => void;
   logger: Logger;
+  /** What the question was about, and which model: a redirect keeps both. */
+  focus: AskFocus;
+  depth: AnswerDepth;
   /** Without an acknowledgement from the renderer, batches go out this often. */
   ackTimeoutMs?: number;
 }
@@ -55,11 +66,11 @@ export class EditSession implements Disposable {
   }
 
   /**
-   * Starts a turn: `input` is the full prompt input (files + request), and `shown` the
+   * Starts a turn: `turn` is the assembled prompt (files + request), and `shown` the
    * texts of the files in it. Hunks for those files are anchored against what the model
    * saw, so a save made while it writes is merged 3-way (or reported as a conflict).
    */
-  async start(input: string, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
+  async start(prompt: SessionTurn, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
     for (const [path, text] of shown) this.bases.set(path, Promise.resolve(text));
     // Each turn's parser carries its own turn and file offset: a superseded turn's late
     // events can never land in the new turn's hunks.
@@ -70,7 +81,7 @@ export class EditSession implements Disposable {
     let stream: ModelStream;
     try {
       stream = await this.options.openStream(
-        input,
+        prompt,
         {
           onDelta: (_kind, text) => parser.push(text),
           onEnd: (end) => {
@@ -103,6 +114,14 @@ export class EditSession implements Disposable {
 
   get isStreaming(): boolean {
     return this.status === 'streaming';
+  }
+
+  get focus(): AskFocus {
+    return this.options.focus;
+  }
+
+  get depth(): AnswerDepth {
+    return this.options.depth;
   }
 
   /** A summary of decisions so far, for a redirect's next turn. */

@@ -1,7 +1,7 @@
 /**
  * The Electron shell: composes the core with windows, IPC, menu and native dialogs.
  */
-import { app, BrowserWindow, dialog, Menu } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, Menu, type Tray } from 'electron';
 import { resolve } from 'node:path';
 import { createContractHost } from '../contract-host';
 import { createFlintCore } from '../core/create-core';
@@ -10,8 +10,12 @@ import { stderrLogger } from '../logger';
 import { APP_NAME, configDirectory } from '../settings/config-directory';
 import { buildAppMenu } from './app-menu';
 import { bindContractToIpc } from './ipc-binding';
+import { formatAccelerator } from '../../shared/accelerator';
+import type { AskOpenRequest } from '../../shared/ask-types';
+import { GlobalHotkey } from '../hotkey/global-hotkey';
 import { createMainWindow } from './main-window';
 import { applySecurityBaseline } from './security';
+import { createTray } from './tray';
 
 export function startElectronShell(): void {
   app.setName(APP_NAME);
@@ -22,6 +26,26 @@ export function startElectronShell(): void {
   applySecurityBaseline();
   const logger = stderrLogger;
   let core: FlintCore | null = null;
+  let tray: Tray | null = null;
+
+  /** Brings the window forward and opens the ask bar in it. */
+  const ask = (trigger: AskOpenRequest['trigger']): void => {
+    const window = BrowserWindow.getAllWindows()[0];
+    if (window) {
+      if (window.isMinimized()) window.restore();
+      window.show();
+      window.focus();
+    }
+    core?.openAskBar(trigger);
+  };
+  const hotkey = new GlobalHotkey({
+    shortcut: globalShortcut,
+    onPress: () => ask('hotkey'),
+    platformNote:
+      process.env.XDG_SESSION_TYPE === 'wayland'
+        ? 'This is a Wayland session, where apps often cannot take system-wide shortcuts: bind a shortcut in your desktop’s keyboard settings to run “flint --ask” instead.'
+        : undefined,
+  });
 
   const chooseFolder = async (): Promise<string | null> => {
     const parent = BrowserWindow.getFocusedWindow();
@@ -49,13 +73,17 @@ export function startElectronShell(): void {
     );
   };
 
+  // `flint --ask` (bound to a desktop shortcut where apps cannot take one) reaches the running Flint here.
   app.on('second-instance', (_event, argv, workingDirectory) => {
     const folder = folderArgument(argv.slice(1));
     if (folder) open(resolve(workingDirectory, folder));
+    if (argv.includes('--ask')) return ask('command-line');
     const window = BrowserWindow.getAllWindows()[0];
     if (window?.isMinimized()) window.restore();
     window?.focus();
   });
+  // macOS: clicking the dock icon.
+  app.on('activate', () => ask('tray'));
 
   app.whenReady().then(async () => {
     core = await createFlintCore({
@@ -63,6 +91,7 @@ export function startElectronShell(): void {
       configDirectory: configDirectory(process.env, process.platform, app.getPath('userData')),
       logger,
       chooseFolder,
+      hotkey,
     });
     const host = createContractHost(core.handlers, logger);
     core.onDidEmit((envelope) => envelope.channel === 'recent:changed' && refreshMenu());
@@ -72,6 +101,11 @@ export function startElectronShell(): void {
     window.on('closed', () => binding.dispose());
     const folder = folderArgument(process.argv.slice(app.isPackaged ? 1 : 2));
     if (folder) window.webContents.once('did-finish-load', () => open(resolve(folder)));
+    if (process.argv.includes('--ask')) window.webContents.once('did-finish-load', () => ask('command-line'));
+    tray = createTray(
+      { ask: () => ask('tray'), showWindow: () => BrowserWindow.getAllWindows()[0]?.show(), quit: () => app.quit() },
+      () => formatAccelerator(hotkey.status.accelerator, process.platform === 'darwin'),
+    );
   });
 
   let quitting = false;
@@ -80,6 +114,11 @@ export function startElectronShell(): void {
     event.preventDefault();
     quitting = true;
     void core.shutdown().finally(() => app.quit());
+  });
+  // The shortcut belongs to the OS while Flint runs; give it back.
+  app.on('will-quit', () => {
+    hotkey.dispose();
+    tray?.destroy();
   });
   app.on('window-all-closed', () => app.quit());
 }

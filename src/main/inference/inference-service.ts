@@ -4,14 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type {
-  AnswerDepth,
-  ConnectionState,
-  ConnectionTestResult,
-  LatencyFigures,
-  ProviderConfig,
-  ProvidersState,
-  StreamOutcome,
+import {
+  DEFAULT_CONTEXT_WINDOW,
+  type AnswerDepth,
+  type ConnectionState,
+  type ConnectionTestResult,
+  type LatencyFigures,
+  type ProviderConfig,
+  type ProvidersState,
+  type StreamOutcome,
 } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { CredentialService } from '../credentials/credential-service';
@@ -134,6 +135,31 @@ export class InferenceService implements Disposable {
     if (provider && instructions !== undefined) provider.preload(instructions);
   }
 
+  /**
+   * Opens the connection and pre-loads `instructions` (the stable part of the next
+   * request: instructions, project, current file), so the turn sends only the question.
+   */
+  async preloadContext(instructions: string): Promise<void> {
+    const provider = await this.ensureProvider();
+    provider?.preload(instructions);
+  }
+
+  /** Why nothing can be asked of the active provider (no key), in words; null when it can be. */
+  async missingKeyMessage(): Promise<string | null> {
+    const config = this.requireProvider(this.activeProviderId);
+    if (config.keyOptional) return null;
+    const resolved = await this.options.credentials.resolve(config);
+    if (resolved.key) return null;
+    return `No API key for ${config.label}. Add one in Settings (Ctrl+,), or set ${config.keyVariable ?? 'FLINT_API_KEY'} and restart Flint.`;
+  }
+
+  /** The model a request of `depth` goes to, its protocol and its context window. */
+  modelFor(depth: AnswerDepth): { model: string; kind: ProviderConfig['kind']; windowTokens: number } {
+    const config = this.requireProvider(this.activeProviderId);
+    const model = depth === 'deep' && config.deepModel ? config.deepModel : config.model;
+    return { model, kind: config.kind, windowTokens: config.contextWindow ?? DEFAULT_CONTEXT_WINDOW };
+  }
+
   /** The active provider's protocol (it decides the edit format). */
   get activeProviderKind(): ProviderConfig['kind'] {
     return this.requireProvider(this.activeProviderId).kind;
@@ -156,7 +182,7 @@ export class InferenceService implements Disposable {
     if (!provider) {
       throw new FlintFailure('unsupported', `No API key for ${config.label}. Add one in Settings, or set ${config.keyVariable ?? 'FLINT_API_KEY'}.`);
     }
-    const model = input.depth === 'deep' && config.deepModel ? config.deepModel : config.model;
+    const { model } = this.modelFor(input.depth);
     const request: StreamRequest = { model, input: input.prompt, keypressAt, ...(input.instructions !== undefined ? { instructions: input.instructions } : {}) };
     return provider.stream(request, {
       onDelta: (kind, text) => sink.onDelta(kind, text),

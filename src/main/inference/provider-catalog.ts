@@ -30,6 +30,7 @@ export const ProviderConfigSchema = z
     deepModel: z.string().min(1).max(200).optional(),
     keyVariable: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
     keyOptional: z.boolean().optional(),
+    contextWindow: z.number().int().min(2048).max(10_000_000).optional(),
   })
   .strict();
 
@@ -66,9 +67,20 @@ export function buildCatalog(fromSettings: readonly unknown[], env: NodeJS.Proce
         deepModel: env.FLINT_DEEP_MODEL ?? (env.FLINT_MODEL === undefined ? base.deepModel : undefined),
         keyVariable: 'FLINT_API_KEY',
         keyOptional: undefined,
+        ...(contextWindowFromEnv(env, problems) ?? {}),
       });
       defaultProviderId = ENVIRONMENT_PROVIDER_ID;
     }
   }
   return { providers: [...providers.values()], defaultProviderId, problems };
+}
+
+/** FLINT_CONTEXT_WINDOW: the environment provider's context window in tokens. */
+function contextWindowFromEnv(env: NodeJS.ProcessEnv, problems: string[]): { contextWindow: number } | null {
+  const raw = env.FLINT_CONTEXT_WINDOW;
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value >= 2048) return { contextWindow: value };
+  problems.push(`FLINT_CONTEXT_WINDOW must be a whole number of tokens (2048 or more), not ${JSON.stringify(raw)}.`);
+  return null;
 }

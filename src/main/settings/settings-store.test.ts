@@ -1,3 +1,4 @@
+import { DEFAULT_HOTKEY } from '../../shared/accelerator';
 import { mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ describe('SettingsStore', () => {
   it('loads defaults from an empty folder and creates nothing', async () => {
     const { store, notice } = await SettingsStore.load(directory);
 
-    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [] });
+    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
     expect(notice).toBeUndefined();
     expect(await readdir(directory)).toEqual([]);
   });
@@ -64,7 +65,7 @@ describe('SettingsStore', () => {
     await Promise.all([first, second, third]);
     await store.flush();
 
-    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [] });
+    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
   });
 
   describe('recent projects', () => {
@@ -131,7 +132,7 @@ describe('SettingsStore', () => {
 
       const { store, notice } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [] });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
       const names = await readdir(directory);
       const aside = names.find((name) => name.startsWith('settings.json.corrupt-'));
       expect(aside).toBeDefined();
@@ -146,7 +147,7 @@ describe('SettingsStore', () => {
 
       await store.addRecent('/projects/a');
 
-      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [] });
+      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
     });
 
     it('falls back to the default for a field with the wrong type and keeps the valid ones', async () => {
@@ -154,7 +155,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, providers: [] });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, providers: [], shortcut: DEFAULT_HOTKEY });
     });
 
     it('falls back to the default for a boolean field holding a string', async () => {
@@ -162,7 +163,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [] });
+      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
     });
 
     it('returns a notice when a field falls back to its default', async () => {
@@ -174,12 +175,27 @@ describe('SettingsStore', () => {
       expect(notice).toBeDefined();
     });
 
+    it('falls back to the default shortcut when the stored one is not a shortcut, and says so', async () => {
+      await writeFile(file, JSON.stringify({ shortcut: 'Shift+A' }));
+
+      const { store, notice } = await SettingsStore.load(directory);
+
+      expect(store.value.shortcut).toBe(DEFAULT_HOTKEY);
+      expect(notice).toContain('shortcut');
+    });
+
+    it('keeps a valid stored shortcut', async () => {
+      await writeFile(file, JSON.stringify({ shortcut: 'Alt+Shift+K' }));
+
+      expect((await SettingsStore.load(directory)).store.value.shortcut).toBe('Alt+Shift+K');
+    });
+
     it('uses defaults when the file holds JSON that is not an object', async () => {
       await writeFile(file, '[1, 2, 3]');
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [] });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
     });
   });
 
@@ -189,7 +205,7 @@ describe('SettingsStore', () => {
 
     await store.update({ showIgnored: true });
 
-    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, providers: [], theme: 'dark', future: { nested: [1, 2] } });
+    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, providers: [], shortcut: DEFAULT_HOTKEY, theme: 'dark', future: { nested: [1, 2] } });
   });
 
   it('never writes a key-like field that was not already there', async () => {
@@ -200,6 +216,6 @@ describe('SettingsStore', () => {
 
     const text = await readFile(file, 'utf8');
     expect(text).not.toMatch(/key|token|secret/i);
-    expect(Object.keys(await readJson()).sort()).toEqual(['providers', 'recentProjects', 'showIgnored']);
+    expect(Object.keys(await readJson()).sort()).toEqual(['providers', 'recentProjects', 'shortcut', 'showIgnored']);
   });
 });

@@ -9,6 +9,7 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_HOTKEY, parseAccelerator } from '../../shared/accelerator';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { errorCode } from '../project/fs-errors';
 
@@ -22,6 +23,12 @@ const SettingsSchema = z.looseObject({
   providers: z.array(z.unknown()).catch([]).default([]),
   /** The provider in use. */
   activeProvider: z.string().min(1).optional().catch(undefined),
+  /** The ask bar's shortcut, system-wide (Electron) and in the app. */
+  shortcut: z
+    .string()
+    .refine((text) => parseAccelerator(text).ok)
+    .catch(DEFAULT_HOTKEY)
+    .default(DEFAULT_HOTKEY),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -2,8 +2,12 @@
  * The app shell: welcome screen or project view, notices, status bar.
  */
 import { useCallback, useEffect, useState } from 'react';
+import { formatAccelerator } from '../../shared/accelerator';
 import { useAppState } from './features/app-state/use-app-state';
+import { AskBar } from './features/ask-bar/AskBar';
+import { useAskBar } from './features/ask-bar/use-ask-bar';
 import { EditPane } from './features/edits/EditPane';
+import { useEditSession } from './features/edits/use-edit-session';
 import { FileView } from './features/file-view/FileView';
 import { FolderPathForm } from './features/open-folder/FolderPathForm';
 import { OpenFolder } from './features/open-folder/OpenFolder';
@@ -11,11 +15,15 @@ import { SettingsDialog } from './features/settings/SettingsDialog';
 import { StatusBar } from './features/status-bar/StatusBar';
 import { FileTree } from './features/tree/FileTree';
 import { flint } from './lib/flint';
+import { isMac } from './lib/platform';
 
 export function App() {
   const { state, tree, dispatch, reportError, openFolder, updateSettings } = useAppState();
   const [isPromptOpen, setPromptOpen] = useState(false);
   const [isSettingsOpen, setSettingsOpen] = useState(false);
+  const edit = useEditSession(reportError);
+  const bar = useAskBar(state.settings.shortcut, state.currentFile.at, state.project?.id ?? null);
+  const shortcutLabel = formatAccelerator(state.settings.shortcut, isMac);
 
   useEffect(() => {
     // Ctrl+, (Cmd+, on macOS) opens Settings, as in most editors.
@@ -84,6 +92,9 @@ export function App() {
             <FileView key={state.project.id} path={state.openFile} />
             <EditPane
               currentFile={state.currentFile.path}
+              edit={edit}
+              shortcutLabel={shortcutLabel}
+              onAsk={() => bar.open()}
               onError={reportError}
               onNotice={(message) => dispatch({ type: 'notice', level: 'info', message })}
             />
@@ -123,7 +134,32 @@ export function App() {
         latency={state.latency}
         onOpenSettings={() => setSettingsOpen(true)}
       />
-      {isSettingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {bar.isOpen && (
+        <AskBar
+          bar={bar}
+          currentFile={state.project ? state.currentFile.path : null}
+          shortcutLabel={shortcutLabel}
+          systemWide={state.hotkey?.state === 'registered'}
+          edit={edit}
+          onOpenSettings={() => {
+            bar.close();
+            setSettingsOpen(true);
+          }}
+          onOpenFolder={() => {
+            bar.close();
+            if (canChooseFolder) chooseFolder();
+            else if (state.project) setPromptOpen(true);
+          }}
+        />
+      )}
+      {isSettingsOpen && (
+        <SettingsDialog
+          onClose={() => setSettingsOpen(false)}
+          shortcut={state.settings.shortcut}
+          hotkey={state.hotkey}
+          onChangeShortcut={(shortcut) => updateSettings({ shortcut })}
+        />
+      )}
     </div>
   );
 }

@@ -270,8 +270,10 @@ export class ResponsesProvider implements InferenceProvider {
     ).then((result) => {
       capture.dispose();
       if (result.kind === 'completed' && responseId) this.preloads.set(socket, { key, responseId });
-      if (result.kind === 'failed' && result.socketBroken) this.pool.discard(socket);
-      else this.pool.release(socket);
+      if (result.kind === 'failed' && result.socketBroken) return this.pool.discard(socket);
+      this.pool.release(socket);
+      // Newer context arrived while this one loaded (the hotkey after app start): load that too.
+      if (this.preloadText !== text && result.kind === 'completed') this.preloadOn(socket);
     });
   }
 

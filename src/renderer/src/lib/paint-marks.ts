@@ -1,14 +1,16 @@
 /**
  * Paint-latency marks (User Timing API): what the bench reads, and what a HUD can show.
  *
- * `flint:hunk-painted` uses Element Timing: the first line of a hunk carries an
- * `elementtiming` id, and Chromium reports the time that line was actually painted.
+ * `flint:hunk-painted` and `flint:bar-painted` use Element Timing: the first line of a
+ * hunk (the ask bar's title) carries an `elementtiming` id, and Chromium reports the
+ * time it was actually painted.
  * `flint:edit-painted` (ask → final diff) uses rAF + a posted message, which fires just
  * after the next frame is painted. A mark's `detail.latencyMs` runs from `sinceEpochMs`
  * (performance.timeOrigin + now, comparable across processes on one machine).
  */
 
-const waiting = new Map<string, number>();
+type ElementMark = 'flint:hunk-painted' | 'flint:bar-painted';
+const waiting = new Map<string, { sinceEpochMs: number; mark: ElementMark }>();
 let observing = false;
 
 interface ElementTiming extends PerformanceEntry {
@@ -16,20 +18,20 @@ interface ElementTiming extends PerformanceEntry {
   renderTime: number;
 }
 
-/** Marks when the element tagged with `identifier` is first painted. */
-export function markElementPainted(element: Element, identifier: string, sinceEpochMs: number): void {
+/** Marks (as `mark`) when the element tagged with `identifier` is first painted. */
+export function markElementPainted(element: Element, identifier: string, sinceEpochMs: number, mark: ElementMark = 'flint:hunk-painted'): void {
   if (!observing && typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes.includes('element')) {
     observing = true;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as ElementTiming[]) {
-        const since = waiting.get(entry.identifier);
-        if (since === undefined) continue;
+        const wait = waiting.get(entry.identifier);
+        if (wait === undefined) continue;
         waiting.delete(entry.identifier);
-        performance.mark('flint:hunk-painted', { detail: { latencyMs: performance.timeOrigin + entry.renderTime - since } });
+        performance.mark(wait.mark, { detail: { latencyMs: performance.timeOrigin + entry.renderTime - wait.sinceEpochMs } });
       }
     }).observe({ type: 'element', buffered: true });
   }
-  waiting.set(identifier, sinceEpochMs);
+  waiting.set(identifier, { sinceEpochMs, mark });
   element.setAttribute('elementtiming', identifier);
 }
 

@@ -1,6 +1,8 @@
 /**
  * The renderer's state apart from the tree itself (which lives in a mutable TreeModel).
  */
+import { DEFAULT_HOTKEY } from '../../../../shared/accelerator';
+import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { AppInfo, AppState, ConnectionStatus, UiSettings } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
 import type { CurrentFile, ProjectInfo } from '../../../../shared/project-types';
@@ -27,6 +29,8 @@ export interface ViewState {
   connection: ConnectionStatus | null;
   /** The last request's figures, for the latency HUD. */
   latency: LatencyFigures | null;
+  /** Whether the system-wide shortcut works (null until main says). */
+  hotkey: HotkeyStatus | null;
 }
 
 export type ViewAction =
@@ -43,7 +47,8 @@ export type ViewAction =
   | { type: 'dismissNotice'; id: number }
   | { type: 'openFile'; path: string | null }
   | { type: 'connection'; connection: ConnectionStatus }
-  | { type: 'latency'; latency: LatencyFigures };
+  | { type: 'latency'; latency: LatencyFigures }
+  | { type: 'hotkey'; status: HotkeyStatus };
 
 export const initialViewState: ViewState = {
   info: null,
@@ -52,11 +57,12 @@ export const initialViewState: ViewState = {
   treeVersion: 0,
   currentFile: { path: null, source: null, at: 0 },
   recent: [],
-  settings: { showIgnored: false },
+  settings: { showIgnored: false, shortcut: DEFAULT_HOTKEY },
   notices: [],
   openFile: null,
   connection: null,
   latency: null,
+  hotkey: null,
 };
 
 /** How many notices stay on screen; older ones drop off. */
@@ -79,6 +85,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         treeVersion: state.treeVersion + 1,
         connection: action.state.connection,
         latency: action.state.lastLatency ?? state.latency,
+        hotkey: action.state.hotkey,
       };
     case 'opened':
       return { ...state, project: action.project, indexing: 0, openFile: null, treeVersion: state.treeVersion + 1 };
@@ -107,6 +114,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return { ...state, connection: action.connection };
     case 'latency':
       return { ...state, latency: action.latency };
+    case 'hotkey':
+      return { ...state, hotkey: action.status };
     default: {
       const exhaustive: never = action;
       return exhaustive;

@@ -58,6 +58,7 @@ export function useAppState(): AppStateHandle {
       flint.on('app:notice', ({ level, message }) => dispatch({ type: 'notice', level, message })),
       flint.on('inference:connection', (connection) => dispatch({ type: 'connection', connection })),
       flint.on('inference:latency', (latency) => dispatch({ type: 'latency', latency })),
+      flint.on('hotkey:status', (status) => dispatch({ type: 'hotkey', status })),
     ];
     const onReconnected = (): void => void load();
     window.addEventListener(RECONNECTED_EVENT, onReconnected);

@@ -1,23 +1,26 @@
 /**
- * Ask Flint, and the live diff: hunks stream in and are decided while the model writes.
+ * The live diff: the answer and its hunks stream in and are decided while the model
+ * writes. Questions are asked in the ask bar; this pane keeps the session.
  *
- * Keys: Enter asks (Alt+Enter with the deeper model), Esc stops a streaming answer,
- * A / R accept or reject the focused hunk. Typing while it streams redirects it.
+ * Keys: Esc stops a streaming answer, A / R accept or reject the focused hunk.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { flint } from '../../lib/flint';
+import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 import { HunkCard } from './HunkCard';
-import { useEditSession } from './use-edit-session';
+import type { EditSessionHandle } from './use-edit-session';
 
 export interface EditPaneProps {
   currentFile: string | null;
+  edit: EditSessionHandle;
+  shortcutLabel: string;
+  onAsk: () => void;
   onError: (message: string) => void;
   onNotice: (message: string) => void;
 }
 
-export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
-  const { session, lines, start, stop, accept, reject, acceptAll, rejectAll } = useEditSession(onError);
-  const [prompt, setPrompt] = useState('');
+export function EditPane({ currentFile, edit, shortcutLabel, onAsk, onError, onNotice }: EditPaneProps) {
+  const { session, lines, stop, accept, reject, acceptAll, rejectAll } = edit;
   const streaming = session?.status === 'streaming';
   const scrollRef = useRef<HTMLDivElement>(null);
   /** Follow the stream while the user is at the bottom; stop following when they scroll up. */
@@ -39,19 +42,6 @@ export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [streaming, stop]);
 
-  const send = async (depth: 'fast' | 'deep'): Promise<void> => {
-    const text = prompt.trim();
-    if (!text) return;
-    if (await start(text, depth)) setPrompt('');
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      void send(event.altKey ? 'deep' : 'fast');
-    }
-  };
-
   const undo = async (): Promise<void> => {
     const result = await flint.undoEdit({});
     if (!result.ok) onError(result.error.message);
@@ -63,26 +53,17 @@ export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
   return (
     <section className="edit-pane" aria-label="Flint">
       <div className="ask-box">
-        <label htmlFor="ask-flint" className="ask-scope">
-          {currentFile ? `Ask Flint about ${currentFile}` : 'Select or save a file, then ask'}
-        </label>
-        <textarea
-          id="ask-flint"
-          aria-label="Ask Flint"
-          rows={3}
-          placeholder={streaming ? 'Type to redirect the answer…' : 'Describe a change (Enter to send, Alt+Enter for the deeper model)'}
-          value={prompt}
-          onChange={(event) => setPrompt(event.target.value)}
-          onKeyDown={onKeyDown}
-        />
+        <span className="ask-scope">
+          {currentFile ?? 'No current file: save one in your editor, or select one'}
+        </span>
         <div className="ask-actions">
           {streaming ? (
             <button type="button" onClick={() => void stop()} title="Stop (Esc)">
               Stop
             </button>
           ) : (
-            <button type="button" className="primary" onClick={() => void send('fast')} disabled={!prompt.trim()}>
-              Ask
+            <button type="button" className="primary" onClick={onAsk} title={`Ask Flint (${shortcutLabel})`}>
+              Ask… <kbd>{shortcutLabel}</kbd>
             </button>
           )}
           <button type="button" onClick={() => void undo()} title="Undo the last change Flint wrote">
@@ -114,7 +95,11 @@ export function EditPane({ currentFile, onError, onNotice }: EditPaneProps) {
             </button>
           </div>
           {session.message && <p role="alert" className="form-error">{session.message}</p>}
-          {session.prose.trim() && <p className="edit-prose">{session.prose.trim()}</p>}
+          {session.prose.trim() && (
+            <div className="edit-prose" aria-label="Answer">
+              <MarkdownAnswer text={session.prose} />
+            </div>
+          )}
           {session.order.map((id) => (
             <HunkCard key={id} hunk={session.hunks[id]!} store={lines} onAccept={accept} onReject={reject} />
           ))}

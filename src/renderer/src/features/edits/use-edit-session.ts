@@ -4,6 +4,7 @@
  * re-render the pane).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AskFocus } from '../../../../shared/ask-types';
 import type { HunkLine } from '../../../../shared/edits/edit-types';
 import type { EditSessionStatus, HunkUpdate } from '../../../../shared/edits/session-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
@@ -48,6 +49,8 @@ export class HunkLineStore {
     this.lines.clear();
   }
 }
+
+export type EditSessionHandle = ReturnType<typeof useEditSession>;
 
 export function useEditSession(onError: (message: string) => void) {
   const [session, setSession] = useState<EditSessionView | null>(null);
@@ -96,7 +99,7 @@ export function useEditSession(onError: (message: string) => void) {
   );
 
   const start = useCallback(
-    async (prompt: string, depth: AnswerDepth): Promise<boolean> => {
+    async (prompt: string, depth: AnswerDepth, focus?: AskFocus): Promise<boolean> => {
       const keypressEpochMs = performance.timeOrigin + performance.now();
       const running = sessionIdRef.current !== null && session?.status === 'streaming';
       if (running) {
@@ -107,7 +110,7 @@ export function useEditSession(onError: (message: string) => void) {
       }
       storeRef.current.clear();
       askedAtRef.current = keypressEpochMs;
-      const result = await flint.startEdit({ prompt, depth, keypressEpochMs });
+      const result = await flint.startEdit({ prompt, depth, keypressEpochMs, ...(focus ? { focus } : {}) });
       if (!result.ok) {
         onError(result.error.message);
         return false;

@@ -1,15 +1,21 @@
 /**
- * Settings: choose the provider, add / replace / remove its key, test the connection.
+ * Settings: the ask bar's shortcut; choose the provider, add / replace / remove its
+ * key, test the connection.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { ProviderView } from '../../../../shared/inference-types';
+import { ShortcutSettings } from './ShortcutSettings';
 import { useProviders, type ProvidersHandle } from './use-providers';
 
 export interface SettingsDialogProps {
   onClose: () => void;
+  shortcut: string;
+  hotkey: HotkeyStatus | null;
+  onChangeShortcut: (shortcut: string) => void;
 }
 
-export function SettingsDialog({ onClose }: SettingsDialogProps) {
+export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut }: SettingsDialogProps) {
   const providers = useProviders();
   const dialogRef = useRef<HTMLDivElement>(null);
 
@@ -40,6 +46,8 @@ export function SettingsDialog({ onClose }: SettingsDialogProps) {
             ×
           </button>
         </header>
+        <h3>Ask bar shortcut</h3>
+        <ShortcutSettings shortcut={shortcut} status={hotkey} onChange={onChangeShortcut} />
         {providers.error && <p role="alert" className="form-error">{providers.error}</p>}
         {state && !state.keychain.available && (
           <p role="alert" className="banner-warning">

@@ -1,0 +1,211 @@
+/**
+ * The ask bar's scope and prompt through a real core: real files in a temp dir, the
+ * real watcher seeing saves, and the simulator receiving what would be sent.
+ */
+import { mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AskScope } from '../../shared/ask-types';
+import type { EventEnvelope } from '../../shared/contract';
+import type { EditSessionUpdate } from '../../shared/edits/session-types';
+import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
+import { createTestCore } from '../../../test/helpers/test-core';
+import { SimScriptSchema } from '../../../test/sim/sim-script';
+import { startSimulator, type Simulator } from '../../../test/sim/simulator';
+import type { FlintCore } from '../core/flint-core';
+
+const lines = (count: number, label = 'line') => Array.from({ length: count }, (_, index) => `const ${label}${index + 1} = ${index + 1};`);
+
+describe('AskService in a real core', () => {
+  let project: TempProject;
+  let outside: string;
+  let config: string;
+  let sim: Simulator;
+  let core: FlintCore;
+  let events: EventEnvelope[];
+
+  const start = async (env: Record<string, string> = {}) => {
+    const created = await createTestCore({
+      configDirectory: config,
+      env: { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-test', ...env },
+    });
+    core = created.core;
+    events = [];
+    core.onDidEmit((event) => events.push(event));
+    await core.openProject(project.root);
+    await waitFor(() => events.some((event) => event.channel === 'project:tree'), 'the tree');
+  };
+  /** Writes a file as another editor would, and waits until Flint saw the save. */
+  const save = async (path: string, text: string) => {
+    const before = core.currentFile.value.at;
+    await writeFile(project.path(path), text);
+    await waitFor(() => core.currentFile.value.path === path && core.currentFile.value.at !== before, `the save of ${path}`);
+  };
+  const updates = (): EditSessionUpdate[] => events.flatMap((event) => (event.channel === 'edit:update' ? [event.payload as EditSessionUpdate] : []));
+  const answered = () => waitFor(() => updates().some((update) => update.status === 'complete'), 'the answer');
+  const scope = (focus: 'recent-change' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
+
+  beforeEach(async () => {
+    project = await createTempProject({ 'src/app.ts': `${lines(40).join('\n')}\n`, 'README.md': '# demo\n', 'assets/logo.png': new Uint8Array([0x89, 0x50, 0, 0, 1, 2]) });
+    outside = await mkdtemp(join(tmpdir(), 'flint-outside-'));
+    config = await mkdtemp(join(tmpdir(), 'flint-ask-config-'));
+    sim = await startSimulator({ ttftMs: 1, tokensPerSecond: 5000, script: SimScriptSchema.parse({ defaultAnswer: 'It returns **1**.\n' }) });
+  });
+
+  afterEach(async () => {
+    await core?.shutdown();
+    await sim.close();
+    await project.remove();
+    await rm(outside, { recursive: true, force: true });
+    await rm(config, { recursive: true, force: true });
+  });
+
+  it('says to open a folder when no project is open', async () => {
+    const created = await createTestCore({ configDirectory: config });
+    core = created.core;
+    expect((await scope()).blocker).toMatchObject({ kind: 'no-project' });
+  });
+
+  it('says to save or select a file when there is no current file yet', async () => {
+    await start();
+    expect((await scope()).blocker).toMatchObject({ kind: 'no-file', message: expect.stringContaining('Save a file in your editor') });
+  });
+
+  it('finds the lines the user just changed from two real saves', async () => {
+    await start();
+    const original = lines(40);
+    await save('src/app.ts', `${original.join('\n')}\n`);
+    const edited = [...original];
+    edited[19] = 'const line20 = 2000; // edited';
+    edited.splice(21, 0, 'const inserted = true;');
+    await save('src/app.ts', `${edited.join('\n')}\n`);
+
+    const result = await scope();
+
+    expect(result.blocker).toBeNull();
+    expect(result.path).toBe('src/app.ts');
+    expect(result.language).toBe('TypeScript');
+    expect(result.recentChange).toMatchObject({ startLine: 20, endLine: 22, added: 2, removed: 1, places: 2 });
+  });
+
+  it('knows the previous version of a recently modified file from the moment the project opens', async () => {
+    await start();
+    // No save and no selection before this one: the version read at open is the baseline.
+    await waitFor(() => true, 'nothing');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const edited = lines(40);
+    edited[4] = 'const line5 = 5000;';
+    await save('src/app.ts', `${edited.join('\n')}\n`);
+    expect((await scope()).recentChange).toMatchObject({ startLine: 5, endLine: 5 });
+  });
+
+  it('sends the change and the file, in cache-friendly order, focused on the change', async () => {
+    await start();
+    await save('src/app.ts', `${lines(40).join('\n')}\n`);
+    const edited = lines(40);
+    edited[9] = 'const line10 = 10 * 10;';
+    await save('src/app.ts', `${edited.join('\n')}\n`);
+
+    await core.handlers.startEdit({ prompt: 'What does line 10 do?', depth: 'fast' });
+    await answered();
+
+    const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
+    const sent = JSON.stringify(asked.body);
+    expect(sent).toContain('const line10 = 10 * 10;');
+    expect(sent).toContain('-const line10 = 10;');
+    expect(sent).toContain('Focus on those lines (line 10)');
+    const prose = updates().map((update) => update.prose ?? '').join('');
+    expect(prose).toContain('It returns **1**.');
+  });
+
+  it('pre-loads the current file when the bar opens, so the question goes alone', async () => {
+    await start();
+    await save('src/app.ts', `${lines(40).join('\n')}\n`);
+    await scope();
+    await waitFor(
+      () => sim.requests.find((request) => request.body.generate === false && JSON.stringify(request.body).includes('const line40 = 40;')),
+      'the pre-load of the current file',
+    );
+    // The pre-load finishes before the question is sent only if we wait for it, as a user's typing would.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await core.handlers.startEdit({ prompt: 'Explain this file', depth: 'fast' });
+    await answered();
+    const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
+    expect(asked.body.previous_response_id).toMatch(/^resp_/);
+    expect(JSON.stringify(asked.body.input)).toContain('Explain this file');
+    expect(JSON.stringify(asked.body.input)).not.toContain('const line40 = 40;');
+  });
+
+  it('widens to the whole file on request: no change is sent', async () => {
+    await start();
+    await save('src/app.ts', `${lines(40).join('\n')}\n`);
+    const edited = lines(40);
+    edited[0] = 'const first = 0;';
+    await save('src/app.ts', `${edited.join('\n')}\n`);
+    await core.handlers.startEdit({ prompt: 'Summarize', focus: 'whole-file', depth: 'fast' });
+    await answered();
+    const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
+    expect(JSON.stringify(asked.body)).not.toContain('Focus on those lines');
+  });
+
+  it('reports a current file deleted after its save, and never sends it', async () => {
+    await start();
+    await save('src/app.ts', 'const a = 1;\n');
+    await unlink(project.path('src/app.ts'));
+    const result = await scope();
+    expect(result.blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('no longer exists') });
+    const sent = await core.handlers.startEdit({ prompt: 'Why?', depth: 'fast' }).catch((error: Error) => error.message);
+    expect(sent).toContain('does not exist');
+  });
+
+  it('refuses a binary current file with a clear message', async () => {
+    await start();
+    await save('assets/logo.png', '\u0089PNG\u0000\u0000binary');
+    expect((await scope()).blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('binary') });
+  });
+
+  it('never sends a file that leads outside the project through a symlink', async () => {
+    await writeFile(join(outside, 'secret.ts'), 'export const SECRET = "do-not-send";\n');
+    await symlink(join(outside, 'secret.ts'), project.path('src/linked.ts'));
+    await start();
+    await core.handlers.selectFile({ path: 'src/linked.ts' }).catch(() => undefined);
+    core.currentFile.select('src/linked.ts');
+    const result = await scope();
+    expect(result.blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('outside the project') });
+    await expect(core.handlers.startEdit({ prompt: 'Explain', depth: 'fast' })).rejects.toThrow(/outside the project/);
+    expect(sim.requests.some((request) => JSON.stringify(request.body).includes('do-not-send'))).toBe(false);
+  });
+
+  it('sends a 10 MB file as a window around the change, inside the model window', async () => {
+    const big = lines(300_000, 'value');
+    await project.write({ 'src/big.ts': `${big.join('\n')}\n` });
+    await start({ FLINT_CONTEXT_WINDOW: '32000' });
+    await save('src/big.ts', `${big.join('\n')}\n`);
+    // Seconds pass between two saves of a real editor; this one is read before the next.
+    await scope();
+    big[150_000] = 'const value150001 = -1; // changed';
+    await save('src/big.ts', `${big.join('\n')}\n`);
+
+    const result = await scope();
+
+    expect(result.blocker).toBeNull();
+    expect(result.window).toMatchObject({ truncated: true });
+    expect(result.window!.startLine).toBeLessThanOrEqual(150_001);
+    expect(result.window!.endLine).toBeGreaterThanOrEqual(150_001);
+    expect(result.tokens).toBeLessThanOrEqual(32_000);
+    expect(result.tokenCounting).toBe('o200k_base tokenizer');
+  });
+
+  it('guides to Settings when the provider has no key', async () => {
+    await start({ FLINT_API_KEY: '' });
+    await save('src/app.ts', 'const a = 1;\n');
+    expect((await scope()).blocker).toMatchObject({ kind: 'no-key', message: expect.stringContaining('Settings') });
+  });
+
+  it('refuses a question too long for the model window, in words', async () => {
+    await start({ FLINT_CONTEXT_WINDOW: '8000' });
+    await save('src/app.ts', 'const a = 1;\n');
+    await expect(core.handlers.startEdit({ prompt: 'why '.repeat(20_000), depth: 'fast' })).rejects.toThrow(/Shorten it/);
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * Context assembly: what one request sends, within the model's context window.
+ *
+ * Order is for prompt caching: the stable part (instructions, the project outline,
+ * the files) goes first and is sent as the request's instructions, which is also what
+ * the hotkey pre-loads; the turn (the recent change and the question) comes last.
+ */
+import { FlintFailure } from '../../shared/result';
+import type { LineSpan } from './focus-window';
+import { focusWindow } from './focus-window';
+import { languageOf } from './languages';
+import type { RecentChange } from './recent-change';
+import { unifiedDiff } from './recent-change';
+import { utf8Length, type LineTokenCache } from './token-counter';
+
+export interface ContextFile {
+  path: string;
+  lines: readonly string[];
+  /** The user's last save of it, when the question is focused on that change. */
+  recentChange: RecentChange | null;
+}
+
+export interface ContextRequest {
+  instructions: string;
+  /** The project outline, or null outside a project. */
+  outline: string | null;
+  files: readonly ContextFile[];
+  question: string;
+  /** The model's context window, in tokens. */
+  windowTokens: number;
+  tokens: LineTokenCache;
+}
+
+export interface FileWindow {
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  totalLines: number;
+  truncated: boolean;
+}
+
+export interface AssembledContext {
+  /** The stable part: instructions, project, files. */
+  instructions: string;
+  /** The turn: the recent change and the question. */
+  input: string;
+  /** Upper bound of the tokens sent (exact where a file had to be counted). */
+  tokens: number;
+  windows: FileWindow[];
+  tokenCounting: string;
+}
+
+/** Room left for the answer. Small windows (local models) keep a quarter. */
+export function outputReserve(windowTokens: number): number {
+  return Math.min(8192, Math.floor(windowTokens / 4));
+}
+
+export function assembleContext(request: ContextRequest): AssembledContext {
+  const { tokens } = request;
+  const questionTokens = tokens.text(request.question);
+  const questionLimit = Math.floor(request.windowTokens / 4);
+  if (questionTokens > questionLimit) {
+    throw new FlintFailure(
+      'too-large',
+      `Your request is about ${questionTokens.toLocaleString('en-US')} tokens; this model's window is ${request.windowTokens.toLocaleString('en-US')}. Shorten it to under ${questionLimit.toLocaleString('en-US')} tokens.`,
+    );
+  }
+  const turn = buildTurn(request);
+  const head = [request.instructions, request.outline].filter((part): part is string => part !== null).join('\n\n');
+  let budget = request.windowTokens - outputReserve(request.windowTokens) - tokens.text(head) - tokens.text(turn);
+  let used = request.windowTokens - outputReserve(request.windowTokens) - budget;
+  const sections: string[] = [];
+  const windows: FileWindow[] = [];
+  for (const file of request.files) {
+    // The frame (heading, fences, both elision marks with the largest line numbers, the
+    // blank line joining sections) is counted at its longest, so the lines get only what is left.
+    const longest = { start: file.lines.length, end: file.lines.length - 1, truncated: true };
+    const frameBound = tokens.text(frameText(file, longest, '`'.repeat(8))) + 4;
+    const window = fileWindow(file, budget - frameBound, tokens);
+    if (window.end === window.start && file.lines.length > 0) {
+      throw new FlintFailure('too-large', `${file.path} does not fit this model's context window: not even the lines in focus do. Ask about a smaller part, or use a model with a larger window.`);
+    }
+    const body = file.lines.slice(window.start, window.end);
+    const fence = fenceFor(body);
+    sections.push(fileSection(file, window, body, fence));
+    const cost = window.tokens + tokens.text(frameText(file, window, fence)) + 4;
+    budget -= cost;
+    used += cost;
+    windows.push({ path: file.path, startLine: window.start + 1, endLine: window.end, totalLines: file.lines.length, truncated: window.truncated });
+  }
+  return {
+    instructions: [head, ...sections].join('\n\n'),
+    input: turn,
+    tokens: used,
+    windows,
+    tokenCounting: tokens.method,
+  };
+}
+
+/** The lines of `file` that fit: all of them when their bytes do (no counting needed), else a window around the focus. */
+function fileWindow(file: ContextFile, budget: number, tokens: LineTokenCache): { start: number; end: number; tokens: number; truncated: boolean } {
+  const bytes = file.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
+  // Tokens never outnumber bytes: a file whose bytes fit needs no tokenizer.
+  if (bytes <= budget) return { start: 0, end: file.lines.length, tokens: bytes, truncated: false };
+  const focus: LineSpan | null = file.recentChange
+    ? { start: file.recentChange.lines.startLine - 1, end: file.recentChange.lines.endLine }
+    : null;
+  // A line far longer than the whole budget is not worth tokenizing to find that out.
+  return focusWindow(file.lines, focus, budget, (line) => (line.length > budget * 8 ? Number.POSITIVE_INFINITY : tokens.line(line)));
+}
+
+interface Span {
+  start: number;
+  end: number;
+  truncated: boolean;
+}
+
+/** The section without its lines: heading, fences, elision marks. */
+function frame(file: ContextFile, window: Span, fence: string): { before: string[]; after: string[] } {
+  const total = file.lines.length;
+  const language = languageOf(file.path);
+  const shown = window.truncated ? `, lines ${count(window.start + 1)}–${count(window.end)} shown; the rest did not fit` : '';
+  const heading = `File: ${file.path} (${language ? `${language}, ` : ''}${count(total)} ${total === 1 ? 'line' : 'lines'}${shown})`;
+  const extension = file.path.includes('.') ? file.path.slice(file.path.lastIndexOf('.') + 1) : '';
+  const before = [heading, `${fence}${extension}`];
+  if (window.start > 0) before.push(`… (lines 1–${count(window.start)} not shown) …`);
+  const after: string[] = [];
+  if (window.end < total) after.push(`… (lines ${count(window.end + 1)}–${count(total)} not shown) …`);
+  after.push(fence);
+  return { before, after };
+}
+
+function frameText(file: ContextFile, window: Span, fence: string): string {
+  const { before, after } = frame(file, window, fence);
+  return [...before, ...after].join('\n');
+}
+
+function fileSection(file: ContextFile, window: Span, body: readonly string[], fence: string): string {
+  const { before, after } = frame(file, window, fence);
+  const parts = [...before];
+  // A loop, not a spread: the window can hold a hundred thousand lines.
+  for (const line of body) parts.push(line);
+  for (const line of after) parts.push(line);
+  return parts.join('\n');
+}
+
+function buildTurn(request: ContextRequest): string {
+  const parts: string[] = [];
+  for (const file of request.files) {
+    if (!file.recentChange) continue;
+    const { startLine, endLine } = file.recentChange.lines;
+    const where = startLine === endLine ? `line ${startLine}` : `lines ${startLine}–${endLine}`;
+    const diff = unifiedDiff(file.path, file.recentChange, file.lines);
+    // A save that rewrote much of the file is described, not repeated: the file itself is in the context.
+    if (utf8Length(diff) > request.windowTokens / 8) {
+      parts.push(`The user just saved ${file.path}, changing ${where} (too much to show as a diff). Focus on those lines unless the request says otherwise.`);
+      continue;
+    }
+    const fence = fenceFor(diff.split('\n'));
+    parts.push(`The user just saved ${file.path}. What that save changed:\n${fence}diff\n${diff}\n${fence}\nFocus on those lines (${where}) unless the request says otherwise.`);
+  }
+  parts.push(`Request: ${request.question}`);
+  return parts.join('\n\n');
+}
+
+/** A code fence longer than any backtick run that opens a line inside it. */
+function fenceFor(lines: readonly string[]): string {
+  let longest = 2;
+  for (const line of lines) {
+    const match = /^\s*(`{3,})/.exec(line);
+    if (match && match[1]!.length > longest) longest = match[1]!.length;
+  }
+  return '`'.repeat(longest + 1);
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}

@@ -1,0 +1,98 @@
+/**
+ * When the ask bar is open and what it is about: opened by the shortcut inside the app
+ * (the only way in the serve shell), or by main (the system-wide shortcut, the tray,
+ * `flint --ask`). Each opening asks main to prepare: warm the connection, pre-load
+ * the current file, and describe the scope.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { matchesKeyPress, parseAccelerator } from '../../../../shared/accelerator';
+import type { AskFocus, AskScope } from '../../../../shared/ask-types';
+import { flint } from '../../lib/flint';
+import { isMac } from '../../lib/platform';
+import { preloadMarkdown } from '../markdown/LazyMarkdownAnswer';
+
+export interface AskBarHandle {
+  isOpen: boolean;
+  /** Bumped on every opening, so the bar re-focuses its input even when already open. */
+  openCount: number;
+  /** When the opening keypress (or main's shortcut) happened, epoch ms: the bar marks its paint from it. */
+  openedAtEpochMs: number;
+  scope: AskScope | null;
+  focus: AskFocus;
+  setFocus: (focus: AskFocus) => void;
+  open: (sinceEpochMs?: number) => void;
+  close: () => void;
+  /** The question being typed: kept when the bar closes. */
+  draft: string;
+  setDraft: (draft: string) => void;
+}
+
+export function useAskBar(shortcut: string, currentFileAt: number, projectId: number | null): AskBarHandle {
+  const [isOpen, setOpen] = useState(false);
+  const [openCount, setOpenCount] = useState(0);
+  const [openedAtEpochMs, setOpenedAt] = useState(0);
+  const [scope, setScope] = useState<AskScope | null>(null);
+  const [focus, setFocusState] = useState<AskFocus>('recent-change');
+  const [draft, setDraft] = useState('');
+  const request = useRef(0);
+
+  const prepare = useCallback((nextFocus: AskFocus) => {
+    const id = ++request.current;
+    void flint.prepareAsk({ focus: nextFocus }).then((result) => {
+      if (id !== request.current) return;
+      if (result.ok) setScope(result.value);
+      else setScope(null);
+    });
+  }, []);
+
+  const open = useCallback(
+    (sinceEpochMs?: number) => {
+      setOpen(true);
+      preloadMarkdown();
+      setOpenCount((count) => count + 1);
+      setOpenedAt(sinceEpochMs ?? performance.timeOrigin + performance.now());
+      // A new opening starts from the default focus: the lines just changed.
+      setFocusState('recent-change');
+      prepare('recent-change');
+    },
+    [prepare],
+  );
+  const close = useCallback(() => setOpen(false), []);
+  const setFocus = useCallback(
+    (next: AskFocus) => {
+      setFocusState(next);
+      prepare(next);
+    },
+    [prepare],
+  );
+
+  // The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless.
+  const accelerator = useMemo(() => {
+    const parsed = parseAccelerator(shortcut);
+    return parsed.ok ? parsed.accelerator : null;
+  }, [shortcut]);
+  useEffect(() => {
+    if (!accelerator) return;
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.repeat || !matchesKeyPress(accelerator, event, isMac)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      open(performance.timeOrigin + event.timeStamp);
+    };
+    // Capture: the shortcut works whatever has focus, a text field included.
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [accelerator, open]);
+
+  useEffect(() => flint.on('ask:open', ({ atEpochMs }) => open(atEpochMs)), [open]);
+
+  // A save or selection while the bar is open changes what it is about (refs: opening
+  // and focus changes prepare by themselves).
+  const latest = useRef({ isOpen, focus });
+  latest.current = { isOpen, focus };
+  useEffect(() => {
+    if (latest.current.isOpen) prepare(latest.current.focus);
+  }, [currentFileAt, projectId, prepare]);
+
+  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, open, close, draft, setDraft };
+}

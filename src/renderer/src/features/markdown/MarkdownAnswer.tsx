@@ -1,0 +1,61 @@
+/**
+ * A streamed answer rendered as Markdown (react-markdown + GitHub tables and lists),
+ * code blocks highlighted. Model output is untrusted: raw HTML is not rendered, links
+ * are shown as text with their address (never followed from here), images as their
+ * alt text.
+ */
+import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import type { LanguageSupport } from '@codemirror/language';
+import { findLanguage, highlightRuns } from './highlight-code';
+
+export const MarkdownAnswer = memo(function MarkdownAnswer({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
+        {text}
+      </Markdown>
+    </div>
+  );
+});
+
+const components: Components = {
+  a: ({ children, href }) => (
+    <span className="md-link" title={href}>
+      {children}
+    </span>
+  ),
+  img: ({ alt }) => <span className="md-image">[{alt || 'image'}]</span>,
+  pre: ({ children }) => <>{children}</>,
+  code: ({ className, children }) => {
+    const language = /language-([\w+#.-]+)/.exec(className ?? '')?.[1];
+    const code = String(children ?? '');
+    // Fenced blocks carry a language class or end in a newline; inline code does neither.
+    if (language === undefined && !code.includes('\n')) return <code className="md-inline-code">{children}</code>;
+    return <CodeBlock language={language ?? ''} code={code.replace(/\n$/, '')} />;
+  },
+};
+
+function CodeBlock({ language, code }: { language: string; code: string }) {
+  const description = useMemo(() => findLanguage(language), [language]);
+  const [support, setSupport] = useState<LanguageSupport | null>(description?.support ?? null);
+  useEffect(() => {
+    if (!description || description.support) return;
+    let live = true;
+    void description.load().then((loaded) => live && setSupport(loaded), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [description]);
+  const body: ReactNode = useMemo(() => {
+    const loaded = support ?? description?.support;
+    if (!loaded) return code;
+    return highlightRuns(code, loaded).map((run, index) => (run.className ? <span key={index} className={run.className}>{run.text}</span> : run.text));
+  }, [code, support, description]);
+  return (
+    <pre className="md-code" data-language={language || undefined}>
+      <code>{body}</code>
+    </pre>
+  );
+}
