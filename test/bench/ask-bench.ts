@@ -68,7 +68,7 @@ async function measureContextBuild(root: string, config: string, log: (line: str
   const history = new SaveHistory({ root, settleMs: 0 });
   const outline = projectOutline('bench', [{ path: 'src', kind: 'directory' }, { path, kind: 'file' }]);
   // One service for the whole run, as in the app: lines counted once stay counted.
-  const service = new AskService({ inference, project: () => ({ root, name: 'bench', outline: () => outline, history }), currentFile: () => path, isStreaming: () => false });
+  const service = new AskService({ inference, project: () => ({ root, name: 'bench', outline: () => outline, history }), currentFile: () => ({ path, at: 0 }), isStreaming: () => false });
   // The tokenizer loads once per process (about 140 ms); that is not a build.
   await loadO200kCounter();
   await history.noteSaved(path);

@@ -137,6 +137,29 @@ describe('AskService in a real core', () => {
     expect(JSON.stringify(asked.body.input)).not.toContain('const line40 = 40;');
   });
 
+  it('pre-loads exactly what a truncated file sends, so even a large file’s question goes alone', async () => {
+    const big = lines(20_000, 'entry');
+    await project.write({ 'src/big.ts': `${big.join('\n')}\n` });
+    await start({ FLINT_CONTEXT_WINDOW: '16000' });
+    await save('src/big.ts', `${big.join('\n')}\n`);
+    await scope();
+    big[12_000] = 'const entry12001 = 0; // changed';
+    await save('src/big.ts', `${big.join('\n')}\n`);
+    expect((await scope()).window).toMatchObject({ truncated: true });
+    const preload = await waitFor(
+      () => sim.requests.find((request) => request.body.generate === false && JSON.stringify(request.body).includes('const entry12001 = 0; // changed')),
+      'the pre-load of the changed window',
+    );
+    expect(JSON.stringify(preload.body)).toContain('const entry11900 ');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await core.handlers.startEdit({ prompt: 'Why was this changed to zero?', depth: 'fast' });
+    await answered();
+    const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
+    expect(asked.body.previous_response_id).toMatch(/^resp_/);
+    // The window (far beyond the diff's context lines) was pre-loaded, not sent again.
+    expect(JSON.stringify(asked.body.input)).not.toContain('const entry11900 ');
+  });
+
   it('widens to the whole file on request: no change is sent', async () => {
     await start();
     await save('src/app.ts', `${lines(40).join('\n')}\n`);

@@ -9,7 +9,7 @@ import { assembleContext, outputReserve, type AssembledContext, type ContextFile
 import { languageOf } from '../context/languages';
 import { readProjectText } from '../context/read-project-text';
 import type { SaveHistory } from '../context/save-history';
-import { estimateCounter, LineTokenCache, loadO200kCounter, tokenizerFamily, utf8Length } from '../context/token-counter';
+import { byteCounter, estimateCounter, LineTokenCache, loadO200kCounter, tokenizerFamily, utf8Length } from '../context/token-counter';
 import { editInstructions } from '../edits/edit-prompt';
 import type { FileText } from '../edits/file-text';
 import type { InferenceService } from '../inference/inference-service';
@@ -26,7 +26,8 @@ export interface AskProject {
 export interface AskServiceOptions {
   inference: InferenceService;
   project: () => AskProject | null;
-  currentFile: () => string | null;
+  /** The current file and when it became current (a save of the same file is a new one). */
+  currentFile: () => { path: string | null; at: number };
   /** An answer is streaming: the hotkey shows it rather than pre-loading another. */
   isStreaming: () => boolean;
 }
@@ -47,7 +48,7 @@ export interface BuiltPrompt {
 export class AskService {
   private readonly caches = new Map<string, LineTokenCache>();
   /** The preparation in flight: the hotkey in main and the bar opening in the renderer share it. */
-  private preparing: { focus: AskFocus; scope: Promise<AskScope> } | null = null;
+  private preparing: { key: string; scope: Promise<AskScope> } | null = null;
 
   constructor(private readonly options: AskServiceOptions) {}
 
@@ -61,9 +62,12 @@ export class AskService {
    * the default focus, so Enter sends only the question. Returns the scope for the bar.
    */
   prepare(focus: AskFocus = 'recent-change'): Promise<AskScope> {
-    if (this.preparing?.focus === focus) return this.preparing.scope;
+    // Shared only while nothing it depends on has changed: the project, the file, the focus.
+    const current = this.options.currentFile();
+    const key = [focus, this.options.project()?.root ?? '', current.path ?? '', current.at].join('\u0000');
+    if (this.preparing?.key === key) return this.preparing.scope;
     const scope = this.prepareNow(focus);
-    const preparing = { focus, scope };
+    const preparing = { key, scope };
     this.preparing = preparing;
     void scope.finally(() => {
       if (this.preparing === preparing) this.preparing = null;
@@ -96,7 +100,7 @@ export class AskService {
 
   private async inspect(focus: AskFocus): Promise<{ scope: AskScope; context: AssembledContext | null }> {
     const project = this.options.project();
-    const path = project ? this.options.currentFile() : null;
+    const path = project ? this.options.currentFile().path : null;
     const scope: AskScope = {
       project: null,
       path,
@@ -144,24 +148,31 @@ export class AskService {
     const { model, kind, windowTokens } = this.options.inference.modelFor(depth);
     const instructions = editInstructions(kind === 'openai-responses' ? 'v4a' : 'search-replace');
     const project = this.options.project();
-    const bytes = files.reduce((sum, file) => sum + file.lines.reduce((lineSum, line) => lineSum + utf8Length(line) + 1, 0), utf8Length(question));
-    // The tokenizer is needed only when the bytes alone do not prove the files fit.
-    const exact = tokenizerFamily(model) === 'o200k' && bytes > windowTokens - outputReserve(windowTokens) - 4096;
     return assembleContext({
       instructions,
       outline: project?.outline() ?? null,
       files,
       question,
       windowTokens,
-      tokens: await this.tokens(exact),
+      tokens: await this.tokens(tokenizerFamily(model), files, question, windowTokens),
     });
   }
 
-  private async tokens(exact: boolean): Promise<LineTokenCache> {
-    const key = exact ? 'o200k' : 'estimate';
+  /**
+   * How to count: an estimate for non-OpenAI models; for OpenAI's, bytes (an upper bound)
+   * when the files' bytes fill at most three quarters of the room, else the real
+   * tokenizer. An ordinary question is far below the margin, so it does not change the
+   * method between the pre-load and the send.
+   */
+  private async tokens(family: 'o200k' | 'estimate', files: readonly ContextFile[], question: string, windowTokens: number): Promise<LineTokenCache> {
+    let key: 'o200k' | 'estimate' | 'bytes' = family;
+    if (family === 'o200k') {
+      const bytes = files.reduce((sum, file) => sum + file.lines.reduce((lineSum, line) => lineSum + utf8Length(line) + 1, 0), utf8Length(question));
+      if (bytes <= (windowTokens - outputReserve(windowTokens)) * 0.75) key = 'bytes';
+    }
     let cache = this.caches.get(key);
     if (!cache) {
-      cache = new LineTokenCache(exact ? await loadO200kCounter() : estimateCounter);
+      cache = new LineTokenCache(key === 'o200k' ? await loadO200kCounter() : key === 'bytes' ? byteCounter : estimateCounter);
       this.caches.set(key, cache);
     }
     return cache;

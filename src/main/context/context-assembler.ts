@@ -51,6 +51,9 @@ export interface AssembledContext {
   tokenCounting: string;
 }
 
+/** Room kept for a question of ordinary length (at most 1/32 of the window), so the file window does not depend on it. */
+export const QUESTION_ALLOWANCE = 2048;
+
 /** Room left for the answer. Small windows (local models) keep a quarter. */
 export function outputReserve(windowTokens: number): number {
   return Math.min(8192, Math.floor(windowTokens / 4));
@@ -66,15 +69,22 @@ export function assembleContext(request: ContextRequest): AssembledContext {
       `Your request is about ${questionTokens.toLocaleString('en-US')} tokens; this model's window is ${request.windowTokens.toLocaleString('en-US')}. Shorten it to under ${questionLimit.toLocaleString('en-US')} tokens.`,
     );
   }
-  const turn = buildTurn(request);
+  const changes = describeChanges(request);
+  const turn = [...changes, `Request: ${request.question}`].join('\n\n');
   const head = [request.instructions, request.outline].filter((part): part is string => part !== null).join('\n\n');
-  let budget = request.windowTokens - outputReserve(request.windowTokens) - tokens.text(head) - tokens.text(turn);
-  let used = request.windowTokens - outputReserve(request.windowTokens) - budget;
+  // The files' room does not depend on the question (unless it is long): the context the
+  // hotkey pre-loads before the question is typed is then exactly what is sent.
+  const allowance = Math.min(QUESTION_ALLOWANCE, Math.floor(request.windowTokens / 32));
+  const turnRoom = tokens.text(changes.join('\n\n')) + Math.max(allowance, questionTokens + 8);
+  let budget = request.windowTokens - outputReserve(request.windowTokens) - tokens.text(head) - turnRoom;
+  let used = tokens.text(head) + tokens.text(turn);
   const sections: string[] = [];
   const windows: FileWindow[] = [];
   for (const file of request.files) {
     // The frame (heading, fences, both elision marks with the largest line numbers, the
-    // blank line joining sections) is counted at its longest, so the lines get only what is left.
+    // blank line joining sections) is counted at its longest, so the lines get only what is
+    // left. (A fence beyond 8 backticks, for a file with such lines, costs a few tokens more:
+    // the answer's reserve absorbs them.)
     const longest = { start: file.lines.length, end: file.lines.length - 1, truncated: true };
     const frameBound = tokens.text(frameText(file, longest, '`'.repeat(8))) + 4;
     const window = fileWindow(file, budget - frameBound, tokens);
@@ -145,7 +155,8 @@ function fileSection(file: ContextFile, window: Span, body: readonly string[], f
   return parts.join('\n');
 }
 
-function buildTurn(request: ContextRequest): string {
+/** The recent changes of the files in focus, each as a diff (or a sentence when too large). */
+function describeChanges(request: ContextRequest): string[] {
   const parts: string[] = [];
   for (const file of request.files) {
     if (!file.recentChange) continue;
@@ -160,8 +171,7 @@ function buildTurn(request: ContextRequest): string {
     const fence = fenceFor(diff.split('\n'));
     parts.push(`The user just saved ${file.path}. What that save changed:\n${fence}diff\n${diff}\n${fence}\nFocus on those lines (${where}) unless the request says otherwise.`);
   }
-  parts.push(`Request: ${request.question}`);
-  return parts.join('\n\n');
+  return parts;
 }
 
 /** A code fence longer than any backtick run that opens a line inside it. */

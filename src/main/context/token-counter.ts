@@ -24,6 +24,12 @@ export const estimateCounter: TokenCounter = {
   count: (text) => Math.ceil(utf8Length(text) / ESTIMATE_BYTES_PER_TOKEN),
 };
 
+/** One token per byte: never fewer than the real count, for texts that fit without counting. */
+export const byteCounter: TokenCounter = {
+  method: 'bytes (an upper bound; everything fit without counting tokens)',
+  count: (text) => utf8Length(text),
+};
+
 let o200k: Promise<TokenCounter> | null = null;
 
 /** The o200k_base tokenizer, loaded on first use. */
@@ -55,9 +61,12 @@ export function utf8Length(text: string): number {
 /**
  * Per-line counts, remembered by line text: between two saves almost every line is
  * the same, so a rebuild counts only what changed.
+ *
+ * Keyed by a 53-bit hash, not the line: a line cut from a file's text keeps that whole
+ * text alive in V8, and a cache of lines would pin every version ever counted.
  */
 export class LineTokenCache {
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new Map<number, number>();
 
   constructor(
     private readonly counter: TokenCounter,
@@ -70,11 +79,12 @@ export class LineTokenCache {
 
   /** Tokens of `line` plus its newline (an upper bound: merges across lines only lower it). */
   line(line: string): number {
-    let count = this.counts.get(line);
+    const key = hash53(line);
+    let count = this.counts.get(key);
     if (count === undefined) {
       count = this.counter.count(line) + 1;
       if (this.counts.size >= this.capacity) this.counts.clear();
-      this.counts.set(line, count);
+      this.counts.set(key, count);
     }
     return count;
   }
@@ -82,4 +92,18 @@ export class LineTokenCache {
   text(text: string): number {
     return this.counter.count(text);
   }
+}
+
+/** cyrb53, a fast 53-bit string hash. A full cache risks a collision about once in a million; one would misjudge one line by a few tokens, which the answer's reserve absorbs. */
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

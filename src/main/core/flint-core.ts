@@ -17,7 +17,6 @@ import { FlintFailure } from '../../shared/result';
 import type { RequestHandlers } from '../contract-host';
 import { AskService, type AskProject } from '../ask/ask-service';
 import { projectOutline } from '../context/project-outline';
-import { readProjectText } from '../context/read-project-text';
 import { SaveHistory } from '../context/save-history';
 import type { InferenceService } from '../inference/inference-service';
 import type { LatencyFigures } from '../../shared/inference-types';
@@ -80,7 +79,7 @@ export class FlintCore implements Disposable {
     this.ask = new AskService({
       inference: options.inference,
       project: () => this.askProject(),
-      currentFile: () => this.currentFile.value.path,
+      currentFile: () => this.currentFile.value,
       isStreaming: () => this.edits?.isStreaming ?? false,
     });
     if (options.hotkey) {
@@ -129,10 +128,7 @@ export class FlintCore implements Disposable {
         const root = this.requireSession().root;
         const { relativePath } = await resolveExistingInProject(root, path);
         // The version shown now is what the next save is compared with.
-        const history = this.context?.history;
-        void readProjectText(root, relativePath)
-          .then((text) => text && history?.remember(relativePath, text.lines))
-          .catch(() => undefined);
+        void this.context?.history.noteShown(relativePath);
         return this.currentFile.select(relativePath);
       },
       prepareAsk: ({ focus }) => this.ask.prepare(focus),
@@ -308,12 +304,14 @@ export class FlintCore implements Disposable {
       const parsed = parseAccelerator(patch.shortcut);
       if (!parsed.ok) throw new FlintFailure('invalid-input', parsed.message);
       patch = { ...patch, shortcut: parsed.text };
+      // A shortcut the system refuses is not saved: the one that works stays (its status says why).
+      if (this.options.hotkey && this.options.hotkey.register(parsed.text).state !== 'registered') {
+        const { shortcut: _refused, ...rest } = patch;
+        patch = rest;
+      }
     }
     await this.options.settings.update(patch);
-    if (patch.shortcut !== undefined) {
-      if (this.options.hotkey) this.options.hotkey.register(patch.shortcut);
-      else this.emit('hotkey:status', this.hotkeyStatus);
-    }
+    if (patch.shortcut !== undefined && !this.options.hotkey) this.emit('hotkey:status', this.hotkeyStatus);
     return this.uiSettings();
   }
 

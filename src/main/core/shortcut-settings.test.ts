@@ -83,6 +83,16 @@ describe('the ask bar shortcut setting', () => {
     expect(JSON.parse(await readFile(join(config, 'settings.json'), 'utf8')).shortcut).toBe('Control+Alt+K');
   });
 
+  it('keeps the working shortcut, unsaved change, when the new one is taken by another app', async () => {
+    const shortcuts = new TakenShortcuts(['Control+Alt+K']);
+    await start(shortcuts);
+    const result = await host.invoke('settings:update', { shortcut: 'Ctrl+Alt+K' });
+    expect(result).toEqual({ ok: true, value: { showIgnored: false, shortcut: DEFAULT_HOTKEY } });
+    expect(shortcuts.held).toEqual(new Set([DEFAULT_HOTKEY]));
+    expect(statuses().at(-1)).toMatchObject({ accelerator: 'Control+Alt+K', state: 'failed', message: expect.stringContaining(`${DEFAULT_HOTKEY} still opens the ask bar`) });
+    expect(statuses().at(-1)!.alternatives.length).toBeGreaterThan(0);
+  });
+
   it('refuses a shortcut that is not one, in words, and keeps the old one', async () => {
     const shortcuts = new TakenShortcuts([]);
     await start(shortcuts);

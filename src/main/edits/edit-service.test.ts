@@ -82,7 +82,7 @@ describe('EditService with the simulator', () => {
     const ask = new AskService({
       inference,
       project: () => null,
-      currentFile: () => 'src/app.ts',
+      currentFile: () => ({ path: 'src/app.ts', at: 0 }),
       isStreaming: () => false,
     });
     service = await EditService.create({

@@ -24,6 +24,10 @@ export function startElectronShell(): void {
     return;
   }
   applySecurityBaseline();
+  // Wayland gives apps system-wide shortcuts only through the desktop portal (KDE, GNOME 48+, Hyprland).
+  if (process.platform === 'linux' && process.env.XDG_SESSION_TYPE === 'wayland') {
+    app.commandLine.appendSwitch('enable-features', 'GlobalShortcutsPortal');
+  }
   const logger = stderrLogger;
   let core: FlintCore | null = null;
   let tray: Tray | null = null;
@@ -102,10 +106,12 @@ export function startElectronShell(): void {
     const folder = folderArgument(process.argv.slice(app.isPackaged ? 1 : 2));
     if (folder) window.webContents.once('did-finish-load', () => open(resolve(folder)));
     if (process.argv.includes('--ask')) window.webContents.once('did-finish-load', () => ask('command-line'));
-    tray = createTray(
+    const created = createTray(
       { ask: () => ask('tray'), showWindow: () => BrowserWindow.getAllWindows()[0]?.show(), quit: () => app.quit() },
-      () => formatAccelerator(hotkey.status.accelerator, process.platform === 'darwin'),
+      () => (hotkey.heldAccelerator ? formatAccelerator(hotkey.heldAccelerator, process.platform === 'darwin') : 'no shortcut'),
     );
+    tray = created.tray;
+    hotkey.onDidChangeStatus(() => created.refresh());
   });
 
   let quitting = false;

@@ -14,7 +14,8 @@ export interface TrayActions {
   quit(): void;
 }
 
-export function createTray(actions: TrayActions, shortcutLabel: () => string): Tray {
+/** The tray, and `refresh()` to rebuild its menu (the shortcut's label changed). */
+export function createTray(actions: TrayActions, shortcutLabel: () => string): { tray: Tray; refresh: () => void } {
   const icon = nativeImage.createFromBuffer(Buffer.from(ICON_PNG_BASE64, 'base64'));
   const tray = new Tray(icon.resize({ width: 16, height: 16 }));
   tray.setToolTip('Flint');
@@ -28,8 +29,8 @@ export function createTray(actions: TrayActions, shortcutLabel: () => string): T
       ]),
     );
   refreshMenu();
+  // Linux shows the context menu on click and has no 'click' event for most desktops:
+  // the menu's first item asks there.
   tray.on('click', () => actions.ask());
-  // Rebuilt on open so the label shows the shortcut in use.
-  tray.on('right-click', refreshMenu);
-  return tray;
+  return { tray, refresh: refreshMenu };
 }

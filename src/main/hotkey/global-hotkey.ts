@@ -34,7 +34,15 @@ export class GlobalHotkey implements Disposable {
     return this.current;
   }
 
-  /** Makes `accelerator` the shortcut, releasing the previous one. */
+  /** The shortcut held system-wide now (a refused change keeps the previous one), or null. */
+  get heldAccelerator(): string | null {
+    return this.registered;
+  }
+
+  /**
+   * Makes `accelerator` the shortcut. The previous one is released only once the new one
+   * is held: a refused change never leaves the user without a working shortcut.
+   */
   register(accelerator: string): HotkeyStatus {
     const parsed = parseAccelerator(accelerator);
     if (!parsed.ok) return this.setStatus({ accelerator, state: 'failed', message: parsed.message, alternatives: this.freeAlternatives(null) });
@@ -44,29 +52,20 @@ export class GlobalHotkey implements Disposable {
         ? this.current
         : this.setStatus({ accelerator: parsed.text, state: 'registered', alternatives: [] });
     }
-    this.release();
-    let ok: boolean;
+    let reason: string;
     try {
-      ok = this.options.shortcut.register(parsed.text, this.options.onPress);
+      if (this.options.shortcut.register(parsed.text, this.options.onPress)) {
+        this.release();
+        this.registered = parsed.text;
+        return this.setStatus({ accelerator: parsed.text, state: 'registered', alternatives: [] });
+      }
+      const note = this.options.platformNote ? ` ${this.options.platformNote}` : '';
+      reason = `${parsed.text} could not be registered: another app (or the system) already uses it.${note}`;
     } catch (error) {
-      return this.setStatus({
-        accelerator: parsed.text,
-        state: 'failed',
-        message: `The system did not accept ${parsed.text}: ${error instanceof Error ? error.message : String(error)}`,
-        alternatives: this.freeAlternatives(parsed.text),
-      });
+      reason = `The system did not accept ${parsed.text}: ${error instanceof Error ? error.message : String(error)}`;
     }
-    if (ok) {
-      this.registered = parsed.text;
-      return this.setStatus({ accelerator: parsed.text, state: 'registered', alternatives: [] });
-    }
-    const note = this.options.platformNote ? ` ${this.options.platformNote}` : '';
-    return this.setStatus({
-      accelerator: parsed.text,
-      state: 'failed',
-      message: `${parsed.text} could not be registered: another app (or the system) already uses it.${note} Pick another shortcut; inside Flint it still opens the ask bar.`,
-      alternatives: this.freeAlternatives(parsed.text),
-    });
+    const kept = this.registered ? ` ${this.registered} still opens the ask bar from any app.` : ' Inside Flint it still opens the ask bar.';
+    return this.setStatus({ accelerator: parsed.text, state: 'failed', message: `${reason}${kept} Pick another shortcut.`, alternatives: this.freeAlternatives(parsed.text) });
   }
 
   dispose(): void {

@@ -29,6 +29,8 @@ interface PooledSocket {
   socket: ResponsesSocket;
   /** In use by one request, or reserved for a pre-load; either way not handed out. */
   busy: boolean;
+  /** Busy with a pre-load: still counts as spare capacity, so pre-loads never grow the pool. */
+  preloading: boolean;
   retiring: boolean;
   /** Whether it ever opened: a failed open is handled by its `opened` rejection alone. */
   opened: boolean;
@@ -81,6 +83,11 @@ export class ConnectionPool implements Disposable {
     return this.pooled.filter((entry) => this.isIdle(entry)).map((entry) => entry.socket);
   }
 
+  /** A request is waiting for a socket (a new pre-load must not take the one it waits for). */
+  get hasWaiters(): boolean {
+    return this.waiters.size > 0;
+  }
+
   /** Sockets open and idle now. */
   get idleCount(): number {
     return this.pooled.filter((entry) => this.isIdle(entry)).length;
@@ -126,6 +133,7 @@ export class ConnectionPool implements Disposable {
     const entry = this.pooled.find((candidate) => candidate.socket === socket);
     if (!entry || !this.isIdle(entry)) return false;
     entry.busy = true;
+    entry.preloading = true;
     return true;
   }
 
@@ -134,6 +142,7 @@ export class ConnectionPool implements Disposable {
     const entry = this.pooled.find((candidate) => candidate.socket === socket);
     if (!entry) return;
     entry.busy = false;
+    entry.preloading = false;
     if (entry.retiring) this.discard(socket);
     this.notify();
   }
@@ -180,19 +189,19 @@ export class ConnectionPool implements Disposable {
 
   private fill(): void {
     if (this.disposed || !this.warmed || this.retryTimer) return;
-    while (this.pooled.filter((entry) => !entry.busy && !entry.retiring).length < this.options.size - this.busyCount()) {
+    while (this.pooled.filter((entry) => (!entry.busy || entry.preloading) && !entry.retiring).length < this.options.size - this.busyCount()) {
       this.open();
     }
     this.publishState();
   }
 
   private busyCount(): number {
-    return Math.min(1, this.pooled.filter((entry) => entry.busy).length);
+    return Math.min(1, this.pooled.filter((entry) => entry.busy && !entry.preloading).length);
   }
 
   private open(): void {
     const socket = this.options.connect();
-    const entry: PooledSocket = { socket, busy: false, retiring: false, opened: false };
+    const entry: PooledSocket = { socket, busy: false, preloading: false, retiring: false, opened: false };
     this.pooled.push(entry);
     socket.opened.then(
       () => {

@@ -272,8 +272,9 @@ export class ResponsesProvider implements InferenceProvider {
       if (result.kind === 'completed' && responseId) this.preloads.set(socket, { key, responseId });
       if (result.kind === 'failed' && result.socketBroken) return this.pool.discard(socket);
       this.pool.release(socket);
-      // Newer context arrived while this one loaded (the hotkey after app start): load that too.
-      if (this.preloadText !== text && result.kind === 'completed') this.preloadOn(socket);
+      // Newer context arrived while this one loaded (the hotkey after app start): load that
+      // too, unless a request is waiting for this very socket.
+      if (this.preloadText !== text && result.kind === 'completed' && !this.pool.hasWaiters) this.preloadOn(socket);
     });
   }
 

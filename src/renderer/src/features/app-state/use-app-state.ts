@@ -87,7 +87,8 @@ export function useAppState(): AppStateHandle {
       const previous = settingsRef.current;
       dispatch({ type: 'settings', settings: { ...previous, ...patch } });
       void flint.updateSettings(patch).then((result) => {
-        if (result.ok) return;
+        // Main's answer is authoritative (a shortcut the system refused is not taken).
+        if (result.ok) return dispatch({ type: 'settings', settings: result.value });
         dispatch({ type: 'settings', settings: previous });
         reportError(result.error.message);
       });

@@ -37,6 +37,8 @@ export function AskBar({ bar, currentFile, shortcutLabel, systemWide, edit, onOp
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const titleRef = useRef<HTMLParagraphElement>(null);
   const returnFocusRef = useRef<HTMLElement | null>(null);
+  /** The session a stop was sent for: a second Esc closes even before 'stopped' arrives. */
+  const stopSentRef = useRef<string | null>(null);
   /** The session that was on screen when the bar opened: an older answer is not shown as this one's. */
   const [sessionAtOpen, setSessionAtOpen] = useState<string | null>(session?.sessionId ?? null);
   const streaming = session?.status === 'streaming';
@@ -61,15 +63,17 @@ export function AskBar({ bar, currentFile, shortcutLabel, systemWide, edit, onOp
     const text = prompt.trim();
     setAttempted(true);
     if (!text || (blocker && !streaming)) return;
-    if (await edit.start(text, depth, change ? focus : 'whole-file')) setPrompt('');
+    if (await edit.start(text, depth, { focus: change ? focus : 'whole-file', path: scope?.path ?? null })) setPrompt('');
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
     if (event.key === 'Escape') {
       event.preventDefault();
       event.stopPropagation();
-      if (streaming) void edit.stop();
-      else bar.close();
+      if (streaming && session && stopSentRef.current !== session.sessionId) {
+        stopSentRef.current = session.sessionId;
+        void edit.stop();
+      } else bar.close();
     } else if (event.key === 'Enter' && !event.shiftKey && event.target === inputRef.current) {
       event.preventDefault();
       void send(event.altKey ? 'deep' : 'fast');

@@ -75,6 +75,8 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     if (!accelerator) return;
     const onKeyDown = (event: KeyboardEvent): void => {
       if (event.repeat || !matchesKeyPress(accelerator, event, isMac)) return;
+      // Settings' shortcut recorder must be able to record the shortcut itself.
+      if (event.target instanceof Element && event.target.closest('[data-shortcut-recorder]')) return;
       event.preventDefault();
       event.stopPropagation();
       open(performance.timeOrigin + event.timeStamp);

@@ -99,7 +99,7 @@ export function useEditSession(onError: (message: string) => void) {
   );
 
   const start = useCallback(
-    async (prompt: string, depth: AnswerDepth, focus?: AskFocus): Promise<boolean> => {
+    async (prompt: string, depth: AnswerDepth, scope?: { focus: AskFocus; path: string | null }): Promise<boolean> => {
       const keypressEpochMs = performance.timeOrigin + performance.now();
       const running = sessionIdRef.current !== null && session?.status === 'streaming';
       if (running) {
@@ -110,7 +110,14 @@ export function useEditSession(onError: (message: string) => void) {
       }
       storeRef.current.clear();
       askedAtRef.current = keypressEpochMs;
-      const result = await flint.startEdit({ prompt, depth, keypressEpochMs, ...(focus ? { focus } : {}) });
+      // The file the bar named, not whatever is current by the time this arrives.
+      const result = await flint.startEdit({
+        prompt,
+        depth,
+        keypressEpochMs,
+        ...(scope ? { focus: scope.focus } : {}),
+        ...(scope?.path ? { paths: [scope.path] } : {}),
+      });
       if (!result.ok) {
         onError(result.error.message);
         return false;

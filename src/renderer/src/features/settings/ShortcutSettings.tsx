@@ -55,6 +55,7 @@ export function ShortcutSettings({ shortcut, status, onChange }: ShortcutSetting
         <input
           type="text"
           readOnly
+          data-shortcut-recorder
           aria-label="Shortcut (press the keys)"
           value={formatAccelerator(shown, isMac)}
           onKeyDown={onKeyDown}
