@@ -15,7 +15,7 @@ import type { StreamSink } from '../../src/main/inference/model-stream';
 import { createMemoryLogger } from '../../src/main/logger';
 import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
 import { ANSWER_COMPLETE, CLEAR_EDIT_MARKS, READ_EDIT_MARK, START_FRAME_PROBE, STOP_FRAME_PROBE } from './browser-probes';
-import { startServeProcess } from '../helpers/serve-process';
+import { simulatorServeEnv, startServeProcess } from '../helpers/serve-process';
 import { startSimProcess } from '../helpers/sim-process';
 import { simulatedTokens } from '../sim/sim-script';
 import { median, percentile, round } from './statistics';
@@ -128,14 +128,7 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
     }),
   );
   const sim = await startSimProcess(['--script', join(workspace, 'script.json'), '--chunk-tokens', '4', '--api-key', 'sk-bench']);
-  const serve = await startServeProcess([project], {
-    FLINT_CONFIG_DIR: join(workspace, 'config'),
-    FLINT_PROVIDER: 'openai-responses',
-    FLINT_BASE_URL: sim.baseUrl,
-    FLINT_MODEL: 'gpt-5.3-codex-spark',
-    FLINT_API_KEY: 'sk-bench',
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-  });
+  const serve = await startServeProcess([project], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-bench'));
   const { browser, page } = await openFlintPage(serve.url);
   try {
     await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('ready'), 'a warm connection', 20_000);

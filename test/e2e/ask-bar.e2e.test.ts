@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, openFlintPage } from '../helpers/chromium';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { SimScriptSchema } from '../sim/sim-script';
 import { startSimulator, type Simulator } from '../sim/simulator';
 
@@ -72,14 +72,7 @@ describe('the ask bar in Chromium (serve shell, simulator)', () => {
       }),
     });
     // No folder on the command line: the first test asks with no project open.
-    serve = await startServeProcess([], {
-      FLINT_CONFIG_DIR: join(workspace, 'config'),
-      FLINT_PROVIDER: 'openai-responses',
-      FLINT_BASE_URL: sim.baseUrl,
-      FLINT_MODEL: 'gpt-5.3-codex-spark',
-      FLINT_API_KEY: 'sk-e2e',
-      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-    });
+    serve = await startServeProcess([], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-e2e'));
     ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
   });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { SimScriptSchema } from '../sim/sim-script';
 import { startSimulator, type Simulator } from '../sim/simulator';
 
@@ -75,14 +75,7 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
         ],
       }),
     });
-    serve = await startServeProcess([project], {
-      FLINT_CONFIG_DIR: join(workspace, 'config'),
-      FLINT_PROVIDER: 'openai-responses',
-      FLINT_BASE_URL: sim.baseUrl,
-      FLINT_MODEL: 'gpt-5.3-codex-spark',
-      FLINT_API_KEY: 'sk-e2e',
-      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-    });
+    serve = await startServeProcess([project], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-e2e'));
     ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
     const tree = page.getByRole('tree', { name: 'Files' });
     await tree.getByRole('treeitem', { name: 'src', exact: true }).click();

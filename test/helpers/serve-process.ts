@@ -43,3 +43,18 @@ export async function startServeProcess(args: string[], env: Record<string, stri
       }),
   };
 }
+
+/**
+ * The serve shell's environment for a run against the simulator: its own config folder,
+ * the FLINT_* provider on the simulator with a key, and no keychain (no D-Bus).
+ */
+export function simulatorServeEnv(configDirectory: string, baseUrl: string, apiKey: string): Record<string, string> {
+  return {
+    FLINT_CONFIG_DIR: configDirectory,
+    FLINT_PROVIDER: 'openai-responses',
+    FLINT_BASE_URL: baseUrl,
+    FLINT_MODEL: 'gpt-5.3-codex-spark',
+    FLINT_API_KEY: apiKey,
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+  };
+}

@@ -1,20 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { focusWindow, type LineSpan } from './focus-window';
+import { seededRandom } from '../../../test/helpers/seeded-random';
 
 const unit = () => 1;
 const byLength = (line: string) => line.length + 1;
 const lines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`);
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const cost = (file: readonly string[], span: LineSpan, of: (line: string) => number) => file.slice(span.start, span.end).reduce((sum, line) => sum + of(line), 0);
 
@@ -92,7 +83,7 @@ describe('focusWindow', () => {
   });
 
   it('never exceeds the budget and always returns a contiguous window around the focus, for random files', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     for (let round = 0; round < 500; round += 1) {
       const file = Array.from({ length: Math.floor(next() * 60) }, () => 'x'.repeat(Math.floor(next() * 30)));
       const focus: LineSpan | null =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeChange, unifiedDiff, type RecentChange } from './recent-change';
+import { seededRandom } from '../../../test/helpers/seeded-random';
 
 const numbered = (count: number, prefix = 'line') => Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`);
 
@@ -67,17 +68,6 @@ function applyHunks(before: readonly string[], hunks: readonly Hunk[]): string[]
   return out;
 }
 
-/** A small deterministic PRNG, so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomEdit(before: readonly string[], next: () => number): string[] {
   const after = [...before];
@@ -150,7 +140,7 @@ describe('describeChange', () => {
   });
 
   it('describes every random edit so that each place matches both texts and lies within the span', () => {
-    const next = random(1);
+    const next = seededRandom(1);
     for (let round = 0; round < 300; round += 1) {
       const before = Array.from({ length: Math.floor(next() * 25) }, () => `old ${Math.floor(next() * 6)}`);
       const after = randomEdit(before, next);
@@ -238,7 +228,7 @@ describe('unifiedDiff', () => {
   });
 
   it('produces a valid diff that reproduces the new text for random edits', () => {
-    const next = random(2);
+    const next = seededRandom(2);
     for (let round = 0; round < 300; round += 1) {
       const before = Array.from({ length: 1 + Math.floor(next() * 40) }, () => `old ${Math.floor(next() * 8)}`);
       const after = randomEdit(before, next);

@@ -3,6 +3,7 @@ import { parseAnswer } from './collect-answer';
 import { EditStreamParser } from './edit-stream-parser';
 import { newLinesOf, oldLinesOf, type EditEvent } from './edit-types';
 import * as fixtures from './fixtures/answers';
+import { seededRandom } from '../../../test/helpers/seeded-random';
 
 describe('EditStreamParser: V4A', () => {
   it('reads files, hunks, hints and the prose around them', () => {
@@ -115,7 +116,7 @@ describe('EditStreamParser: streaming', () => {
   });
 
   it('gives the same answer for random chunkings, down to one character at a time', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     for (const text of Object.values(fixtures.ALL_FIXTURES)) {
       const whole = parseAnswer(text);
       expect(parseAnswer(text, [1])).toEqual(whole);
@@ -171,7 +172,7 @@ describe('EditStreamParser: fuzzing', () => {
   const alphabet = ['*** Begin Patch\n', '*** End Patch\n', '*** Update File: a\n', '*** Add File: b\n', '*** Delete File: c\n', '*** Move to: d\n', '@@\n', '@@ x\n', '-a\n', '+b\n', ' c\n', '\n', '<<<<<<< SEARCH\n', '=======\n', '>>>>>>> REPLACE\n', 'path.ts\n', '*** End of File\n', 'text', '\r\n', '\u0000', '💥', '*', '@'];
 
   it('never throws, always finishes, and keeps hunk events in order, on random and mutated streams', () => {
-    const random = seeded(42);
+    const random = seededRandom(42);
     const sources = [...Object.values(fixtures.ALL_FIXTURES)];
     for (let trial = 0; trial < 2000; trial += 1) {
       let text: string;
@@ -198,14 +199,3 @@ describe('EditStreamParser: fuzzing', () => {
   });
 });
 
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
