@@ -35,8 +35,6 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     testConnection: notUsed,
     setApiKey: notUsed,
     deleteApiKey: notUsed,
-    ask: notUsed,
-    cancelAsk: notUsed,
     startEdit: notUsed,
     acceptHunk: notUsed,
     rejectHunk: notUsed,

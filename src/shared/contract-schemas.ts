@@ -36,14 +36,6 @@ export const requestSchemas = {
   testConnection: ProviderInput,
   setApiKey: z.object({ providerId: ProviderId, key: z.string().min(1).max(8192) }).strict(),
   deleteApiKey: ProviderInput,
-  ask: z
-    .object({
-      prompt: z.string().min(1).max(200_000),
-      depth: z.enum(['fast', 'deep']),
-      keypressEpochMs: z.number().finite().optional(),
-    })
-    .strict(),
-  cancelAsk: z.object({ requestId: z.string().uuid() }).strict(),
   prepareAsk: z.object({ focus: AskFocus }).strict(),
   startEdit: z
     .object({

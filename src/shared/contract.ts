@@ -13,7 +13,6 @@ import type {
   ConnectionTestResult,
   LatencyFigures,
   ProvidersState,
-  StreamOutcome,
 } from './inference-types';
 import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus } from './ask-types';
 import type { EditSessionUpdate, HunkState } from './edits/session-types';
@@ -118,13 +117,6 @@ export const requests = {
   /** Removes a provider's key from the keychain. */
   deleteApiKey: request<{ providerId: string }, ProvidersState>('credentials:delete'),
   /**
-   * Starts a streamed answer; deltas and the end arrive as `inference:*` events with the id.
-   * `keypressEpochMs` (performance.timeOrigin + performance.now()) lets main measure its overhead.
-   */
-  ask: request<{ prompt: string; depth: AnswerDepth; keypressEpochMs?: number }, { requestId: string }>('inference:ask'),
-  /** Stops an answer at once. */
-  cancelAsk: request<{ requestId: string }, null>('inference:cancel'),
-  /**
    * The ask bar opened: warms the connection, pre-loads the current file's context with
    * `focus`, and says what a question would be about (or what blocks it).
    */
@@ -181,10 +173,6 @@ export interface EventPayloads {
   'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
   /** The active provider's connection changed. */
   'inference:connection': ConnectionStatus;
-  /** Text of running answers, batched per frame. */
-  'inference:delta': { requestId: string; deltas: { kind: 'text' | 'tool'; text: string }[] };
-  /** An answer ended. */
-  'inference:end': { requestId: string; outcome: StreamOutcome; message?: string; latency: LatencyFigures };
   /** Figures of the last finished request (answers and connection tests). */
   'inference:latency': LatencyFigures;
   /** Changes to an edit session's hunks and status, batched per frame. */

@@ -1,5 +1,6 @@
 /**
- * The inference part of the contract: providers, keys, answers. Thin: the service does the work.
+ * The inference part of the contract: providers, keys, the connection. Thin: the service
+ * does the work. (Answers stream through edit sessions, which handle questions too.)
  */
 import type { EventChannel, EventPayloads } from '../../shared/contract';
 import type { LatencyFigures } from '../../shared/inference-types';
@@ -9,7 +10,7 @@ import type { Disposable } from '../lifecycle';
 
 export type InferenceHandlers = Pick<
   RequestHandlers,
-  'getProviders' | 'setActiveProvider' | 'testConnection' | 'setApiKey' | 'deleteApiKey' | 'ask' | 'cancelAsk'
+  'getProviders' | 'setActiveProvider' | 'testConnection' | 'setApiKey' | 'deleteApiKey'
 >;
 
 export function createInferenceHandlers(inference: InferenceService): InferenceHandlers {
@@ -19,11 +20,6 @@ export function createInferenceHandlers(inference: InferenceService): InferenceH
     testConnection: ({ providerId }) => inference.testConnection(providerId),
     setApiKey: ({ providerId, key }) => inference.setKey(providerId, key),
     deleteApiKey: ({ providerId }) => inference.deleteKey(providerId),
-    ask: (input) => inference.ask(input),
-    cancelAsk: async ({ requestId }) => {
-      inference.cancel(requestId);
-      return null;
-    },
   };
 }
 
@@ -35,8 +31,6 @@ export function forwardInferenceEvents(
 ): Disposable[] {
   return [
     inference.onDidChangeConnection((status) => emit('inference:connection', status)),
-    inference.onDidStream((batch) => emit('inference:delta', batch)),
-    inference.onDidEnd((end) => emit('inference:end', end)),
     inference.onDidMeasure((figures) => {
       onLatency(figures);
       emit('inference:latency', figures);

@@ -1,3 +1,4 @@
+import type { StreamEnd } from './model-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../../test/helpers/test-core';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
@@ -34,9 +35,16 @@ describe('InferenceService', () => {
     // Everything the UI could ever receive, serialized as it would be.
     wire = [];
     service.onDidChangeConnection((event) => wire.push(JSON.stringify(event)));
-    service.onDidStream((event) => wire.push(JSON.stringify(event)));
-    service.onDidEnd((event) => wire.push(JSON.stringify(event)));
+    service.onDidMeasure((event) => wire.push(JSON.stringify(event)));
     return logger;
+  }
+
+  /** One streamed answer through the service, as an edit session opens it. */
+  function answer(input: { prompt: string; depth: 'fast' | 'deep'; instructions?: string }): Promise<{ text: string; end: StreamEnd }> {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      service.openStream(input, { onDelta: (_kind, delta) => (text += delta), onEnd: (end) => resolve({ text, end }) }).catch(reject);
+    });
   }
 
   afterEach(async () => {
@@ -50,7 +58,7 @@ describe('InferenceService', () => {
     const state = await service.listProviders();
     expect(state.activeProviderId).toBe('environment');
     expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ baseUrl: sim.baseUrl, model: 'spark', keySource: 'none' });
-    await expect(service.ask({ prompt: 'hi', depth: 'fast' })).rejects.toThrow('No API key for From environment');
+    await expect(answer({ prompt: 'hi', depth: 'fast' })).rejects.toThrow('No API key for From environment');
     expect(service.connectionState.state).toBe('no-key');
   });
 
@@ -58,11 +66,8 @@ describe('InferenceService', () => {
     await setUp({ FLINT_API_KEY: KEY });
     const state = await service.listProviders();
     expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY' });
-    const ends: unknown[] = [];
-    service.onDidEnd((end) => ends.push(end));
-    const { requestId } = await service.ask({ prompt: 'hello', depth: 'fast' });
-    await waitFor(() => ends.length > 0, 'the end');
-    expect(ends[0]).toMatchObject({ requestId, outcome: 'completed', latency: { model: 'spark' } });
+    const { end } = await answer({ prompt: 'hello', depth: 'fast' });
+    expect(end).toMatchObject({ outcome: 'completed', latency: { model: 'spark' } });
   });
 
   it('stores, replaces and removes a key in the keychain, preferring it over the environment', async () => {
@@ -89,15 +94,9 @@ describe('InferenceService', () => {
     expect(bad).toMatchObject({ ok: false, message: expect.stringContaining('rejected the API key') });
   });
 
-  it('answers with the deeper model one switch away, and streams deltas batched per frame', async () => {
+  it('answers with the deeper model one switch away', async () => {
     await setUp({ FLINT_API_KEY: KEY, FLINT_DEEP_MODEL: 'deep' });
-    const batches: string[] = [];
-    service.onDidStream(({ deltas }) => batches.push(deltas.map((delta) => delta.text).join('')));
-    const ends: Array<{ outcome: string }> = [];
-    service.onDidEnd((end) => ends.push(end));
-    await service.ask({ prompt: 'think', depth: 'deep' });
-    await waitFor(() => ends.length > 0, 'the end');
-    expect(batches.join('')).toBe('A deeper answer.');
+    expect((await answer({ prompt: 'think', depth: 'deep' })).text).toBe('A deeper answer.');
     expect(sim.requests.at(-1)!.body.model).toBe('deep');
   });
 
@@ -106,10 +105,7 @@ describe('InferenceService', () => {
     await service.testConnection('environment');
     await service.setKey('environment', KEY);
     await service.testConnection('environment');
-    const ends: unknown[] = [];
-    service.onDidEnd((end) => ends.push(end));
-    await service.ask({ prompt: 'x', depth: 'fast' });
-    await waitFor(() => ends.length > 0, 'the end');
+    wire.push(JSON.stringify(await answer({ prompt: 'x', depth: 'fast' })));
     const state = JSON.stringify(await service.listProviders());
     for (const text of [...wire, state]) expect(text).not.toContain(KEY);
   });
@@ -119,7 +115,7 @@ describe('InferenceService', () => {
     await service.setKey('environment', 'sk-ключ');
     expect(service.connectionState).toMatchObject({ state: 'offline', message: expect.stringContaining('cannot be sent') });
     expect(await service.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('cannot be sent') });
-    await expect(service.ask({ prompt: 'x', depth: 'fast' })).rejects.toThrow('cannot be sent');
+    await expect(answer({ prompt: 'x', depth: 'fast' })).rejects.toThrow('cannot be sent');
   });
 
   it('builds one provider when several callers warm it at once (no leaked connections)', async () => {
@@ -139,10 +135,7 @@ describe('InferenceService', () => {
     service = new InferenceService({ settings: store, credentials: new CredentialService(secrets, env, logger), env, logger, preloadInstructions: () => 'You are Flint.' });
     await service.warm();
     await waitFor(() => sim.requests.filter((request) => request.body.generate === false).length === 2, 'both sockets pre-loaded');
-    const ends: unknown[] = [];
-    service.onDidEnd((end) => ends.push(end));
-    await service.ask({ prompt: 'hello', depth: 'fast', instructions: 'You are Flint.' });
-    await waitFor(() => ends.length > 0, 'the answer');
+    await answer({ prompt: 'hello', depth: 'fast', instructions: 'You are Flint.' });
     const sent = sim.requests.at(-1)!.body;
     expect(sent.previous_response_id).toMatch(/^resp_/);
     expect(sent.instructions).toBeUndefined();

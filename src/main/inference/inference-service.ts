@@ -2,7 +2,6 @@
  * Inference for the app: the active provider, its warm connection, streamed answers
  * and their figures, and "Test connection". Keys stay inside (see CredentialService).
  */
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
   DEFAULT_CONTEXT_WINDOW,
@@ -12,7 +11,6 @@ import {
   type LatencyFigures,
   type ProviderConfig,
   type ProvidersState,
-  type StreamOutcome,
 } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { CredentialService } from '../credentials/credential-service';
@@ -45,8 +43,6 @@ export interface InferenceServiceOptions {
    * the files and the question.
    */
   preloadInstructions?: (kind: ProviderConfig['kind']) => string;
-  /** Deltas are sent to the UI at most this often (one message per frame). */
-  batchIntervalMs?: number;
 }
 
 const TEST_PROMPT = 'Reply with the single word: ready';
@@ -59,19 +55,11 @@ export class InferenceService implements Disposable {
   private generation = 0;
   private building: Promise<InferenceProvider | null | 'stale'> | null = null;
   private connection: { state: ConnectionState; message?: string } = { state: 'connecting' };
-  private readonly streams = new Map<string, ModelStream>();
-  private readonly pendingDeltas = new Map<string, { kind: 'text' | 'tool'; text: string }[]>();
-  private flushTimer: NodeJS.Timeout | null = null;
   private readonly store = new DisposableStore();
   private readonly _onDidChangeConnection = this.store.add(new Emitter<{ providerId: string; state: ConnectionState; message?: string }>());
-  private readonly _onDidStream = this.store.add(new Emitter<{ requestId: string; deltas: { kind: 'text' | 'tool'; text: string }[] }>());
-  private readonly _onDidEnd = this.store.add(new Emitter<{ requestId: string; outcome: StreamOutcome; message?: string; latency: LatencyFigures }>());
   private readonly _onDidMeasure = this.store.add(new Emitter<LatencyFigures>());
 
   readonly onDidChangeConnection: Event<{ providerId: string; state: ConnectionState; message?: string }> = this._onDidChangeConnection.event;
-  /** Deltas of running answers, batched per frame. */
-  readonly onDidStream: Event<{ requestId: string; deltas: { kind: 'text' | 'tool'; text: string }[] }> = this._onDidStream.event;
-  readonly onDidEnd: Event<{ requestId: string; outcome: StreamOutcome; message?: string; latency: LatencyFigures }> = this._onDidEnd.event;
   /** The figures of every finished request (for the latency HUD). */
   readonly onDidMeasure: Event<LatencyFigures> = this._onDidMeasure.event;
 
@@ -193,25 +181,6 @@ export class InferenceService implements Disposable {
     });
   }
 
-  /** Starts an answer for the UI; deltas and the end arrive as events carrying the returned id. */
-  async ask(input: { prompt: string; depth: AnswerDepth; instructions?: string; keypressEpochMs?: number }): Promise<{ requestId: string }> {
-    const requestId = randomUUID();
-    const stream = await this.openStream(input, {
-      onDelta: (kind, text) => this.queueDelta(requestId, kind, text),
-      onEnd: (end) => {
-        this.flush();
-        this.streams.delete(requestId);
-        this._onDidEnd.fire({ requestId, outcome: end.outcome, latency: end.latency, ...(end.message ? { message: end.message } : {}) });
-      },
-    });
-    this.streams.set(requestId, stream);
-    return { requestId };
-  }
-
-  cancel(requestId: string): void {
-    this.streams.get(requestId)?.cancel();
-  }
-
   /** Sends a tiny request to a provider and reports the outcome in plain words. */
   async testConnection(providerId: string): Promise<ConnectionTestResult> {
     const config = this.requireProvider(providerId);
@@ -247,8 +216,6 @@ export class InferenceService implements Disposable {
   }
 
   dispose(): void {
-    for (const stream of this.streams.values()) stream.cancel();
-    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.closeActive();
     this.store.dispose();
   }
@@ -327,22 +294,6 @@ export class InferenceService implements Disposable {
     if (this.connection.state === state.state && this.connection.message === state.message) return;
     this.connection = state;
     this._onDidChangeConnection.fire({ providerId, ...state });
-  }
-
-  private queueDelta(requestId: string, kind: 'text' | 'tool', text: string): void {
-    const list = this.pendingDeltas.get(requestId) ?? [];
-    const last = list.at(-1);
-    if (last && last.kind === kind) last.text += text;
-    else list.push({ kind, text });
-    this.pendingDeltas.set(requestId, list);
-    this.flushTimer ??= setTimeout(() => this.flush(), this.options.batchIntervalMs ?? 16);
-  }
-
-  private flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    for (const [requestId, deltas] of this.pendingDeltas) this._onDidStream.fire({ requestId, deltas });
-    this.pendingDeltas.clear();
   }
 }
 
