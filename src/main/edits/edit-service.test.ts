@@ -54,10 +54,13 @@ describe('EditService with the simulator', () => {
   let config: string;
   let inference: InferenceService;
   let service: EditService;
+  /** What the user last saved or selected. */
+  let currentPath = 'src/app.ts';
   let hunks: Map<string, { state: HunkState; path: string; lines: number; message?: string }>;
   let statuses: string[];
 
   async function setUp(tokensPerSecond = 20_000, env: Record<string, string> = { FLINT_API_KEY: 'sk-sim' }) {
+    currentPath = 'src/app.ts';
     sim = await startSimulator({
       ttftMs: 5,
       tokensPerSecond,
@@ -82,7 +85,7 @@ describe('EditService with the simulator', () => {
     const ask = new AskService({
       inference,
       project: () => null,
-      currentFile: () => ({ path: 'src/app.ts', at: 0 }),
+      currentFile: () => ({ path: currentPath, at: 0 }),
       isStreaming: () => false,
     });
     service = await EditService.create({
@@ -91,7 +94,7 @@ describe('EditService with the simulator', () => {
       inference,
       buildPrompt: (request) => ask.build(request),
       logger,
-      currentFile: () => 'src/app.ts',
+      currentFile: () => currentPath,
       onWillWrite: () => undefined,
       emit: (update: EditSessionUpdate) => {
         if (update.status) statuses.push(update.status);
@@ -180,6 +183,18 @@ describe('EditService with the simulator', () => {
     } finally {
       await rm(join(project.root, '..', 'outside.txt'), { force: true });
     }
+  });
+
+  it('redirects about the session’s own file, even after another file became current', async () => {
+    await setUp(150);
+    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    await waitFor(() => hunks.get('1.0')?.state === 'pending', 'the first hunk');
+    currentPath = 'src/mixed.ts';
+    await service.redirect(sessionId, 'change both, but smaller', undefined);
+    await waitFor(() => hunks.has('2.0'), 'the new turn’s first hunk');
+    const secondTurn = JSON.stringify(sim.requests.filter((request) => request.protocol === 'responses').at(-1)!.body);
+    expect(secondTurn).toContain('File: src/app.ts');
+    expect(secondTurn).not.toContain('src/mixed.ts');
   });
 
   it('redirects mid-stream: stops, keeps what was accepted, and tells the model in a new turn', async () => {

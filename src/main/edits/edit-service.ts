@@ -123,7 +123,8 @@ export class EditService implements Disposable {
     const session = this.session(sessionId);
     session.stop();
     const { accepted, rejected } = session.decisions();
-    const files = await this.promptFiles(paths?.length ? paths : [this.options.currentFile()].filter((path): path is string => path !== null));
+    // The files this session is about, even if another file became current meanwhile.
+    const files = await this.promptFiles(paths?.length ? paths : session.paths);
     const summary = [
       accepted.length ? `Already applied (the files below include them): ${accepted.join('; ')}.` : '',
       rejected.length ? `Rejected by the user, do not propose again: ${rejected.join('; ')}.` : '',

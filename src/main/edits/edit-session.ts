@@ -60,6 +60,8 @@ export class EditSession implements Disposable {
   private disposed = false;
   /** Base texts read for this session, by path (the text hunks were proposed against). */
   private readonly bases = new Map<string, Promise<FileText | null>>();
+  /** The files the user asked about (not those the model went on to name). */
+  private readonly askedPaths: string[] = [];
 
   constructor(private readonly options: EditSessionOptions) {
     this.batcher = new UpdateBatcher(options.sessionId, options.emit, options.ackTimeoutMs);
@@ -72,6 +74,7 @@ export class EditSession implements Disposable {
    */
   async start(prompt: SessionTurn, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
     for (const [path, text] of shown) this.bases.set(path, Promise.resolve(text));
+    if (this.askedPaths.length === 0) this.askedPaths.push(...shown.keys());
     // Each turn's parser carries its own turn and file offset: a superseded turn's late
     // events can never land in the new turn's hunks.
     const turn = ++this.turn;
@@ -118,6 +121,11 @@ export class EditSession implements Disposable {
 
   get focus(): AskFocus {
     return this.options.focus;
+  }
+
+  /** The files the first turn was about: a redirect asks about the same ones. */
+  get paths(): string[] {
+    return [...this.askedPaths];
   }
 
   get depth(): AnswerDepth {
