@@ -9,7 +9,7 @@
 import type { AskFocus } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
-import { newLinesOf, type EditEvent, type HunkLine } from '../../shared/edits/edit-types';
+import type { EditEvent, HunkLine } from '../../shared/edits/edit-types';
 import type { EditSessionStatus, EditSessionUpdate, HunkState, HunkUpdate } from '../../shared/edits/session-types';
 import { UpdateBatcher } from './update-batcher';
 import { FlintFailure } from '../../shared/result';
@@ -17,6 +17,7 @@ import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { ModelStream, StreamSink } from '../inference/model-stream';
 import { planHunk, type ApplyResult, type EditApplier } from './edit-applier';
+import { applyInput, applyRecord, settleAgainst } from './hunk-kinds';
 import type { FileText } from './file-text';
 import type { FileRecord, HunkRecord } from './edit-records';
 import { lexicalRefusal } from './model-path';
@@ -146,7 +147,7 @@ export class EditSession implements Disposable {
     this.update(hunk, { state: 'applying' });
     let result: ApplyResult & { written?: FileText };
     try {
-      result = await this.applyHunk(hunk, file);
+      result = await applyRecord(this.options.applier, hunk, file);
     } catch (error) {
       this.options.logger.error('applying a hunk failed', error);
       this.update(hunk, { state: 'pending', message: `Could not write ${file.path}: ${error instanceof Error ? error.message : String(error)}` });
@@ -202,7 +203,7 @@ export class EditSession implements Disposable {
       const hunk = this.hunks.get(id)!;
       if (hunk === accepted || hunk.kind !== 'update' || this.files[hunk.fileIndex] !== file) continue;
       if (hunk.state !== 'pending' && hunk.state !== 'conflict') continue;
-      const plan = planHunk(written, { ...this.toApplyInput(hunk, file), baseText: null }, file.path);
+      const plan = planHunk(written, { ...applyInput(hunk, file), baseText: null }, file.path);
       if (plan.status !== 'planned') continue;
       hunk.baseText = text;
       this.update(hunk, { state: 'pending', anchorLine: plan.anchorLine });
@@ -228,7 +229,7 @@ export class EditSession implements Disposable {
         this.update(hunk, { state: 'conflict', message: `${path} was deleted.` });
         continue;
       }
-      const plan = planHunk(current, this.toApplyInput(hunk, file), path);
+      const plan = planHunk(current, applyInput(hunk, file), path);
       if (plan.status === 'planned') this.update(hunk, { state: 'pending', anchorLine: plan.anchorLine });
       else this.update(hunk, { state: plan.status, message: plan.message });
     }
@@ -336,30 +337,10 @@ export class EditSession implements Disposable {
     }
     try {
       const base = await this.baseOf(file.path);
+      const destinationExists = hunk.kind === 'move' && (await this.baseOf(file.moveTo!)) !== null;
       if (this.disposed) return;
-      switch (hunk.kind) {
-        case 'add':
-          return base === null ? this.update(hunk, { state: 'pending' }) : this.update(hunk, { state: 'conflict', message: `${file.path} already exists; Flint will not overwrite it.` });
-        case 'delete':
-          return base === null ? this.update(hunk, { state: 'conflict', message: `${file.path} does not exist.` }) : this.update(hunk, { state: 'pending' });
-        case 'move': {
-          const destination = await this.baseOf(file.moveTo!);
-          if (base === null) return this.update(hunk, { state: 'conflict', message: `${file.path} does not exist.` });
-          if (destination !== null) return this.update(hunk, { state: 'conflict', message: `${file.moveTo} already exists; Flint will not overwrite it.` });
-          return this.update(hunk, { state: 'pending' });
-        }
-        case 'update': {
-          if (base === null) return this.update(hunk, { state: 'conflict', message: `${file.path} does not exist.` });
-          hunk.baseText = base.lines.join('\n');
-          const plan = planHunk(base, this.toApplyInput(hunk, file), file.path);
-          if (plan.status === 'planned') return this.update(hunk, { state: 'pending', anchorLine: plan.anchorLine });
-          return this.update(hunk, { state: plan.status, message: plan.message });
-        }
-        default: {
-          const exhaustive: never = hunk.kind;
-          return exhaustive;
-        }
-      }
+      if (hunk.kind === 'update' && base !== null) hunk.baseText = base.lines.join('\n');
+      return this.update(hunk, settleAgainst(hunk, file, base, destinationExists));
     } catch (error) {
       const message = error instanceof FlintFailure ? error.message : `Could not read ${file.path}.`;
       this.update(hunk, { state: error instanceof FlintFailure && error.code === 'outside-project' ? 'refused' : 'unmatched', message });
@@ -370,31 +351,6 @@ export class EditSession implements Disposable {
     let base = this.bases.get(path);
     if (!base) this.bases.set(path, (base = this.options.readText(path)));
     return base;
-  }
-
-  private async applyHunk(hunk: HunkRecord, file: FileRecord): Promise<ApplyResult & { written?: FileText }> {
-    switch (hunk.kind) {
-      case 'add':
-        return this.options.applier.createFile(file.path, newLinesOf(hunk.lines));
-      case 'delete':
-        return this.options.applier.deleteFile(file.path);
-      case 'move': {
-        const result = await this.options.applier.moveFile(file.path, file.moveTo!);
-        // Later hunks of this file now apply at its new path.
-        if (result.status === 'applied') file.path = file.moveTo!;
-        return result;
-      }
-      case 'update':
-        return this.options.applier.applyHunk(this.toApplyInput(hunk, file));
-      default: {
-        const exhaustive: never = hunk.kind;
-        return exhaustive;
-      }
-    }
-  }
-
-  private toApplyInput(hunk: HunkRecord, file: FileRecord) {
-    return { path: file.path, lines: hunk.lines, contextHints: hunk.contextHints, atEndOfFile: hunk.atEndOfFile, baseText: hunk.baseText };
   }
 
   private require(hunkId: string): HunkRecord {

@@ -1,0 +1,68 @@
+/**
+ * What each kind of hunk means for its file: when a complete one is decidable (against
+ * the text it was proposed on), and what accepting it writes.
+ */
+import { newLinesOf } from '../../shared/edits/edit-types';
+import type { HunkState } from '../../shared/edits/session-types';
+import { planHunk, type ApplyResult, type EditApplier, type HunkToApply } from './edit-applier';
+import type { FileRecord, HunkRecord } from './edit-records';
+import type { FileText } from './file-text';
+
+export interface Settled {
+  state: HunkState;
+  message?: string;
+  anchorLine?: number;
+}
+
+/**
+ * Where a complete hunk stands against `base` (its file as read; null if missing).
+ * A move also needs to know whether its destination exists.
+ */
+export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileText | null, destinationExists: boolean): Settled {
+  switch (hunk.kind) {
+    case 'add':
+      return base === null ? { state: 'pending' } : { state: 'conflict', message: `${file.path} already exists; Flint will not overwrite it.` };
+    case 'delete':
+      return base === null ? { state: 'conflict', message: `${file.path} does not exist.` } : { state: 'pending' };
+    case 'move':
+      if (base === null) return { state: 'conflict', message: `${file.path} does not exist.` };
+      if (destinationExists) return { state: 'conflict', message: `${file.moveTo} already exists; Flint will not overwrite it.` };
+      return { state: 'pending' };
+    case 'update': {
+      if (base === null) return { state: 'conflict', message: `${file.path} does not exist.` };
+      const plan = planHunk(base, applyInput(hunk, file), file.path);
+      return plan.status === 'planned' ? { state: 'pending', anchorLine: plan.anchorLine } : { state: plan.status, message: plan.message };
+    }
+    default: {
+      const exhaustive: never = hunk.kind;
+      return exhaustive;
+    }
+  }
+}
+
+/** Writes an accepted hunk through the applier (one write queue, journaled). */
+export async function applyRecord(applier: EditApplier, hunk: HunkRecord, file: FileRecord): Promise<ApplyResult & { written?: FileText }> {
+  switch (hunk.kind) {
+    case 'add':
+      return applier.createFile(file.path, newLinesOf(hunk.lines));
+    case 'delete':
+      return applier.deleteFile(file.path);
+    case 'move': {
+      const result = await applier.moveFile(file.path, file.moveTo!);
+      // Later hunks of this file now apply at its new path.
+      if (result.status === 'applied') file.path = file.moveTo!;
+      return result;
+    }
+    case 'update':
+      return applier.applyHunk(applyInput(hunk, file));
+    default: {
+      const exhaustive: never = hunk.kind;
+      return exhaustive;
+    }
+  }
+}
+
+/** An update hunk as the applier plans it. */
+export function applyInput(hunk: HunkRecord, file: FileRecord): HunkToApply {
+  return { path: file.path, lines: hunk.lines, contextHints: hunk.contextHints, atEndOfFile: hunk.atEndOfFile, baseText: hunk.baseText };
+}
