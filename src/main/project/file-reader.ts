@@ -1,11 +1,8 @@
 /**
  * Reads a project file for the read-only view: text decoded, binary and huge files described.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { FileContent, TextEncoding } from '../../shared/project-types';
-import { FlintFailure } from '../../shared/result';
-import { toFlintFailure } from './fs-errors';
+import { readRegularFile } from '../fs/read-regular-file';
 import { resolveExistingInProject } from './path-guard';
 
 /** Files above this are described, not loaded: the view is for reading code, not logs. */
@@ -14,32 +11,12 @@ export const VIEW_SIZE_LIMIT = 2 * 1024 * 1024;
 /** Git's heuristic: a NUL byte in the first 8,000 bytes means binary. */
 const BINARY_SNIFF_BYTES = 8000;
 
-/** O_NONBLOCK so opening a FIFO returns at once instead of waiting for a writer. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
 /** Reads `relativePath` inside the project rooted at the real path `root`. */
 export async function readProjectFile(root: string, relativePath: string): Promise<FileContent> {
   const { relativePath: path, realPath } = await resolveExistingInProject(root, relativePath);
-  let handle;
-  try {
-    handle = await open(realPath, OPEN_FLAGS);
-  } catch (error) {
-    throw toFlintFailure(error, path);
-  }
-  try {
-    const stats = await handle.stat();
-    // Checked on the open handle (opened non-blocking), so a FIFO or device is refused, never read.
-    if (stats.isDirectory()) throw new FlintFailure('not-a-file', `${path} is a folder, not a file.`);
-    if (!stats.isFile()) throw new FlintFailure('not-a-file', `${path} is not a regular file (a device, socket or pipe).`);
-    if (stats.size > VIEW_SIZE_LIMIT) return { kind: 'too-large', path, size: stats.size, limit: VIEW_SIZE_LIMIT };
-    const bytes = await handle.readFile();
-    if (bytes.length > VIEW_SIZE_LIMIT) return { kind: 'too-large', path, size: bytes.length, limit: VIEW_SIZE_LIMIT };
-    return decodeForView(path, bytes);
-  } catch (error) {
-    throw toFlintFailure(error, path);
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(realPath, path, VIEW_SIZE_LIMIT);
+  if (read.kind === 'too-large') return { kind: 'too-large', path, size: read.size, limit: VIEW_SIZE_LIMIT };
+  return decodeForView(path, read.bytes);
 }
 
 /** Decodes bytes by BOM, then as strict UTF-8, then as Windows-1252 with a notice. */

@@ -1,6 +1,7 @@
 /**
  * The read-only view of the selected file; reloads when another program changes it.
  */
+import { formatBytes } from '../../../../shared/format-bytes';
 import { useEffect, useRef, useState } from 'react';
 import { isSameOrBelow } from '../../../../shared/paths';
 import type { FileContent } from '../../../../shared/project-types';
@@ -95,10 +96,4 @@ function describe(content: ViewContent | null, path: string | null): string {
       return exhaustive;
     }
   }
-}
-
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} bytes`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / 1024 / 1024).toFixed(1)} MB`;
 }
