@@ -148,7 +148,8 @@ export const requests = {
 
 /** What an undo or redo did, in words for the UI. */
 export interface UndoResult {
-  status: 'done' | 'conflict' | 'empty';
+  /** done; conflict: the file changed since, nothing written; refused: the path no longer leads inside the project; empty: nothing to do. */
+  status: 'done' | 'conflict' | 'refused' | 'empty';
   path?: string;
   message: string;
 }

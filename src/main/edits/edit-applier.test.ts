@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HunkLine } from '../../shared/edits/edit-types';
@@ -102,14 +102,14 @@ describe('EditApplier', () => {
     await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
     const changed = await readFile(project.path('src/app.ts'));
 
-    const reopened = await UndoJournal.open(journalFile);
+    const reopened = new EditApplier(project.root, await UndoJournal.open(journalFile));
     expect((await reopened.undo()).status).toBe('done');
     expect(await readFile(project.path('src/app.ts'))).toEqual(original);
     expect((await reopened.redo()).status).toBe('done');
     expect(await readFile(project.path('src/app.ts'))).toEqual(changed);
 
     await writeFile(project.path('src/app.ts'), 'the user rewrote everything\n');
-    const outcome = await (await UndoJournal.open(journalFile)).undo();
+    const outcome = await new EditApplier(project.root, await UndoJournal.open(journalFile)).undo();
     expect(outcome.status).toBe('conflict');
     expect(await read('src/app.ts')).toBe('the user rewrote everything\n');
   });
@@ -122,7 +122,7 @@ describe('EditApplier', () => {
     expect((await local.createFile('src/app.ts', ['x'])).status).toBe('conflict');
     expect((await local.deleteFile('src/app.ts')).status).toBe('applied');
     await expect(stat(project.path('src/app.ts'))).rejects.toThrow();
-    await journal.undo();
+    await local.undo();
     expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
     expect((await local.moveFile('src/app.ts', 'src/main.ts')).status).toBe('applied');
     expect(await read('src/main.ts')).toContain('const a = 1;');
@@ -160,16 +160,20 @@ describe('EditApplier', () => {
     await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
     const ghost = await journal.record({ path: 'src/app.ts', absolutePath: project.path('src/app.ts'), before: new Uint8Array([1]), after: new Uint8Array([2]), mode: 0o644 });
     await journal.drop(ghost);
-    expect((await (await UndoJournal.open(journalFile)).undo()).status).toBe('done');
+    expect((await new EditApplier(project.root, await UndoJournal.open(journalFile)).undo()).status).toBe('done');
     expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
   });
 
   it('never replaces a file another program changed after Flint read it', async () => {
-    const { writeFileAtomic, FileChangedError } = await import('../fs/atomic-write');
-    await writeFile(project.path('src/app.ts'), 'the user saved this\n');
-    await expect(writeFileAtomic(project.path('src/app.ts'), 'flint', { unchangedFrom: new TextEncoder().encode('what flint read\n') })).rejects.toBeInstanceOf(FileChangedError);
+    const local = new EditApplier(project.root, await UndoJournal.open(journalFile), undefined, {
+      quietMs: 0,
+      atStep: async (step) => (step === 'before-capture' ? writeFile(project.path('src/app.ts'), 'the user saved this\n') : undefined),
+    });
+    const result = await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
+    expect(result.status).toBe('conflict');
     expect(await read('src/app.ts')).toBe('the user saved this\n');
     expect((await readdir(project.path('src'))).filter((name) => name.includes('.flint-'))).toEqual([]);
+    expect((await local.undo()).status).toBe('empty');
   });
 
   it('leaves the original intact when the process dies between the temp write and the rename', async () => {
@@ -193,5 +197,42 @@ describe('EditApplier', () => {
     })();
     expect(crashed).toBe(true);
     expect(await read('src/app.ts')).toBe(before);
+  });
+
+  describe('a folder swapped for a symlink after the change', () => {
+    const swapForLink = async (folder: string) => {
+      await rename(project.path(folder), project.path(`${folder}-moved`));
+      await symlink(outside.root, project.path(folder));
+    };
+    const outsideNames = async () => (await readdir(outside.root)).filter((name) => name !== 'journal.jsonl' && name !== 'secret.txt');
+
+    it('refuses to undo an accepted Delete File through it, writing nothing outside', async () => {
+      await project.write({ 'sub/app.ts': 'export const app = 1;\n' });
+      expect((await applier.deleteFile('sub/app.ts')).status).toBe('applied');
+      await swapForLink('sub');
+      const outcome = await applier.undo();
+      expect(outcome).toMatchObject({ status: 'refused' });
+      expect(await outsideNames()).toEqual([]);
+    });
+
+    it('refuses to redo an undone Add File through it, writing nothing outside', async () => {
+      expect((await applier.createFile('sub/new.ts', ['export {};'])).status).toBe('applied');
+      expect((await applier.undo()).status).toBe('done');
+      await swapForLink('sub');
+      expect(await applier.redo()).toMatchObject({ status: 'refused' });
+      expect(await outsideNames()).toEqual([]);
+    });
+  });
+
+  it('reports an undo as a conflict, never as done, when a save lands in the middle of it', async () => {
+    const journal = await UndoJournal.open(journalFile);
+    const save = async () => {
+      await writeFile(project.path('src/app.ts.editor~'), 'saved during the undo\n');
+      await rename(project.path('src/app.ts.editor~'), project.path('src/app.ts'));
+    };
+    const local = new EditApplier(project.root, journal, undefined, { quietMs: 0, atStep: async (step) => (step === 'captured' ? save() : undefined) });
+    expect((await new EditApplier(project.root, journal).applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null })).status).toBe('applied');
+    expect((await local.undo()).status).toBe('conflict');
+    expect(await read('src/app.ts')).toBe('saved during the undo\n');
   });
 });

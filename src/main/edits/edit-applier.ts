@@ -8,12 +8,13 @@
  * hunk that no longer merges cleanly is a conflict and nothing is written.
  */
 import { diff3Merge } from 'node-diff3';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { AnchorableFile, anchorHunk, type Tolerance } from '../../shared/edits/anchor-hunk';
 import type { HunkLine } from '../../shared/edits/edit-types';
 import { FlintFailure } from '../../shared/result';
-import { FileChangedError, writeFileAtomic } from '../fs/atomic-write';
+import { ProjectFileWriter, type ProjectFileWriterOptions } from '../fs/project-file-writer';
+import { errorCode } from '../project/fs-errors';
+import { isInsideRoot, toPosixRelative } from '../project/path-guard';
 import { decodeFileText, encodeFileText, joinLines, spliceLines, type FileText } from './file-text';
 import { resolveModelPath, type ModelPath } from './model-path';
 import type { JournalEntry, UndoJournal, UndoOutcome } from './undo-journal';
@@ -37,20 +38,27 @@ export type ApplyResult =
   /** The path is outside the project, in .git, or not an editable text file. */
   | { status: 'refused'; message: string };
 
+/** The file was saved by someone else while Flint wrote it; theirs was kept. */
+class FileChangedError extends Error {
+  constructor(path: string, keptAs?: string) {
+    super(`${path} changed while Flint was writing it; your version was kept${keptAs ? ` (the one it replaced is saved as ${keptAs})` : ''} and the hunk was not applied.`);
+    this.name = 'FileChangedError';
+  }
+}
+
 export class EditApplier {
-  /**
-   * One queue for every write of the project, undo and redo included: writes are
-   * human-paced, and one queue leaves no room for two accepts (or an accept and an
-   * undo) to read the same bytes and overwrite each other, however a path is spelled.
-   */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Every write goes through it: compare and replace without a window, inside the project only. */
+  private readonly writer: ProjectFileWriter;
 
   constructor(
     private readonly root: string,
     private readonly journal: UndoJournal,
     /** Told just before Flint writes a file, so the watcher's echo is not taken for the user's save. */
     private readonly onWillWrite?: (relativePath: string) => void,
-  ) {}
+    writerOptions: ProjectFileWriterOptions = {},
+  ) {
+    this.writer = new ProjectFileWriter(root, writerOptions);
+  }
 
   applyHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
     return this.serialize(() => this.guard(() => this.writeHunk(hunk)));
@@ -75,9 +83,9 @@ export class EditApplier {
       this.guard(async () => {
         const target = await resolveModelPath(this.root, path);
         if (!target.exists) return { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
-        const stats = await stat(target.absolutePath);
-        if (!stats.isFile()) return { status: 'refused', message: `${target.relativePath} is not a regular file.` };
-        const entry = await this.commit(target, await readFile(target.absolutePath), null, stats.mode & 0o7777);
+        const current = await this.readQuiet(target);
+        if ('status' in current) return current;
+        const entry = await this.commit(target, current.bytes, null, current.mode);
         return { status: 'applied', entry, tolerances: [], merged: false };
       }),
     );
@@ -91,15 +99,16 @@ export class EditApplier {
         const destination = await resolveModelPath(this.root, to);
         if (!source.exists) return { status: 'conflict', message: `${source.relativePath} does not exist (any more).` };
         if (destination.exists) return { status: 'conflict', message: `${destination.relativePath} already exists; Flint will not overwrite it.` };
-        const stats = await stat(source.absolutePath);
-        const bytes = await readFile(source.absolutePath);
-        const mode = stats.mode & 0o7777;
+        const current = await this.readQuiet(source);
+        if ('status' in current) return current;
+        const { bytes, mode } = current;
         // Two journal entries, created first: undo walks them back one at a time.
         const entry = await this.commit(destination, null, bytes, mode);
         try {
           await this.commit(source, bytes, null, mode);
         } catch (error) {
-          await this.journal.undo();
+          // The source could not go: take the copy back (only if it is still Flint's).
+          await this.restore(entry, 'undo');
           throw error;
         }
         return { status: 'applied', entry, tolerances: [], merged: false };
@@ -109,57 +118,113 @@ export class EditApplier {
 
   /** Undoes the last change Flint wrote, in the same queue as every write. */
   undo(): Promise<UndoOutcome> {
-    return this.serialize(() => this.journal.undo((entry) => this.onWillWrite?.(entry.path)));
+    return this.serialize(async () => {
+      const entry = this.journal.nextUndo();
+      return entry ? this.restore(entry, 'undo') : { status: 'empty' };
+    });
   }
 
   redo(): Promise<UndoOutcome> {
-    return this.serialize(() => this.journal.redo((entry) => this.onWillWrite?.(entry.path)));
+    return this.serialize(async () => {
+      const entry = this.journal.nextRedo();
+      return entry ? this.restore(entry, 'redo') : { status: 'empty' };
+    });
+  }
+
+  /** Checks the files kept aside for late writers now (the project is closing). */
+  dispose(): Promise<void> {
+    return this.writer.dispose();
+  }
+
+  /**
+   * Puts an entry's bytes back — only if the file still holds what Flint left there, and
+   * only through folders that are still the project's: the stored path is re-walked, so
+   * a folder swapped for a link since the change was made is refused, not followed.
+   */
+  private async restore(entry: JournalEntry, op: 'undo' | 'redo'): Promise<UndoOutcome> {
+    const expected = op === 'undo' ? entry.after : entry.before;
+    const target = op === 'undo' ? entry.before : entry.after;
+    if (!isInsideRoot(this.root, entry.absolutePath)) {
+      return { status: 'refused', entry, message: `Refused: ${entry.path} is not inside this project; nothing was ${op}ne.` };
+    }
+    this.onWillWrite?.(entry.path);
+    let outcome;
+    try {
+      outcome = await this.writer.replaceNow(toPosixRelative(this.root, entry.absolutePath), expected, target, entry.mode);
+    } catch (error) {
+      if (error instanceof FlintFailure && error.code === 'outside-project') return { status: 'refused', entry, message: `${error.message} Nothing was ${op}ne.` };
+      throw error;
+    }
+    if (outcome.status === 'changed') {
+      const kept = outcome.keptAs ? ` Your version is kept as ${outcome.keptAs}.` : '';
+      return { status: 'conflict', entry, message: `${entry.path} changed since Flint ${op === 'undo' ? 'wrote' : 'restored'} it; nothing was ${op}ne.${kept}` };
+    }
+    await this.journal.mark(entry, op);
+    return { status: 'done', entry };
   }
 
   private async writeHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
     const target = await resolveModelPath(this.root, hunk.path);
     if (!target.exists) return { status: 'conflict', message: `${target.relativePath} was deleted; the hunk has nowhere to go.` };
-    const stats = await stat(target.absolutePath);
-    if (!stats.isFile()) return { status: 'refused', message: `${target.relativePath} is not a regular file.` };
-    const bytes = await readFile(target.absolutePath);
+    const current = await this.readQuiet(target);
+    if ('status' in current) return current;
+    const { bytes, mode } = current;
     const plan = planHunk(decodeFileText(bytes, target.relativePath), hunk, target.relativePath);
     if (plan.status !== 'planned') return plan;
     const after = encodeFileText(plan.next);
     if (Buffer.from(after).equals(bytes)) return { status: 'applied', entry: null, tolerances: plan.tolerances, merged: plan.merged, written: plan.next };
-    const entry = await this.commit(target, bytes, after, stats.mode & 0o7777);
+    const entry = await this.commit(target, bytes, after, mode);
     return { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged, written: plan.next };
   }
 
   /**
-   * Journals, then writes — only if the file still holds `before` (null: absent). A write
-   * that does not happen leaves no journal entry behind.
+   * Journals, then writes — only if the file still holds `before` (null: absent), as
+   * captured at the moment of the swap. A write that does not happen leaves no journal
+   * entry behind, and is a conflict: the user's version stays (or is kept beside).
    */
   private async commit(target: ModelPath, before: Uint8Array | null, after: Uint8Array | null, mode: number): Promise<JournalEntry> {
     const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before, after, mode });
     this.onWillWrite?.(target.relativePath);
+    let outcome;
     try {
-      if (after === null) {
-        const current = await readFile(target.absolutePath);
-        if (before === null || !Buffer.from(current).equals(Buffer.from(before))) throw new FileChangedError(target.relativePath);
-        await rm(target.absolutePath);
-      } else {
-        await mkdir(dirname(target.absolutePath), { recursive: true });
-        await writeFileAtomic(target.absolutePath, after, { mode, unchangedFrom: before });
-      }
+      outcome = await this.writer.replaceNow(this.realRelative(target), before, after, mode);
     } catch (error) {
       await this.journal.drop(entry);
       throw error;
     }
+    if (outcome.status === 'changed') {
+      await this.journal.drop(entry);
+      throw new FileChangedError(target.relativePath, outcome.keptAs);
+    }
     return entry;
+  }
+
+  /**
+   * The file's bytes and mode, read once it is quiet (a save in progress is waited out);
+   * a result instead when it is gone or not a regular file.
+   */
+  private async readQuiet(target: ModelPath): Promise<{ bytes: Buffer; mode: number } | ApplyResult> {
+    await this.writer.settle(this.realRelative(target));
+    try {
+      const stats = await stat(target.absolutePath);
+      if (!stats.isFile()) return { status: 'refused', message: `${target.relativePath} is not a regular file.` };
+      return { bytes: await readFile(target.absolutePath), mode: stats.mode & 0o7777 };
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
+      throw error;
+    }
+  }
+
+  /** The path as it is on disk (symlinks inside the project resolved), relative to the root. */
+  private realRelative(target: ModelPath): string {
+    return toPosixRelative(this.root, target.absolutePath);
   }
 
   private async guard<T extends ApplyResult>(operation: () => Promise<T>): Promise<T | ApplyResult> {
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof FileChangedError) {
-        return { status: 'conflict', message: `${error.path.split('/').pop()} changed while Flint was writing it; your version was kept.` };
-      }
+      if (error instanceof FileChangedError) return { status: 'conflict', message: error.message };
       if (error instanceof FlintFailure && (error.code === 'outside-project' || error.code === 'not-a-file')) {
         return { status: 'refused', message: error.message };
       }
@@ -167,10 +232,14 @@ export class EditApplier {
     }
   }
 
+  /**
+   * One queue for every write of the project, undo and redo included (the writer's, so
+   * its late-writer checks wait too): writes are human-paced, and one queue leaves no
+   * room for two accepts (or an accept and an undo) to read the same bytes and
+   * overwrite each other, however a path is spelled.
+   */
   private serialize<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.writer.run(task);
   }
 }
 

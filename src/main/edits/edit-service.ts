@@ -13,6 +13,9 @@ import type { InferenceService } from '../inference/inference-service';
 import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
 import { EditApplier } from './edit-applier';
+import { recoverScratchFiles } from '../fs/scratch-recovery';
+import { isInsideRoot, toPosixRelative } from '../project/path-guard';
+import { parentPath } from '../../shared/paths';
 import type { BuiltPrompt, PromptRequest } from '../ask/ask-service';
 import { readProjectText } from '../context/read-project-text';
 import { EditSession } from './edit-session';
@@ -34,6 +37,8 @@ export interface EditServiceOptions {
   currentFile: () => string | null;
   /** Flint is about to write this file (so its watcher echo is not the user's save). */
   onWillWrite: (relativePath: string) => void;
+  /** Something the user must hear about outside any session (e.g. a save that raced a write). */
+  onWarning?: (message: string) => void;
 }
 
 export class EditService implements Disposable {
@@ -47,7 +52,16 @@ export class EditService implements Disposable {
   static async create(options: EditServiceOptions): Promise<EditService> {
     const name = createHash('sha256').update(options.root).digest('hex').slice(0, 16);
     const journal = await UndoJournal.open(join(options.journalFolder, `${name}.jsonl`));
-    return new EditService(options, new EditApplier(options.root, journal, options.onWillWrite));
+    await recoverInterruptedWrites(options.root, journal, options.onWarning);
+    const applier = new EditApplier(options.root, journal, options.onWillWrite, {
+      onLateWriter: ({ path, keptAs }) =>
+        options.onWarning?.(
+          keptAs
+            ? `Another program saved ${path} while Flint was writing it. Flint's change is on disk; your version is kept as ${keptAs}.`
+            : `Another program saved ${path} while Flint was writing it. Your version was put back; Flint's change to it is not on disk.`,
+        ),
+    });
+    return new EditService(options, applier);
   }
 
   /** Whether an answer is streaming (the hotkey then shows it rather than starting another). */
@@ -164,6 +178,8 @@ export class EditService implements Disposable {
   dispose(): void {
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
+    // Files kept aside for late writers are checked now rather than when their timers fire.
+    void this.applier.dispose();
   }
 
   /** Keeps the last few sessions (their hunks may still be decided); older ones are let go. */
@@ -196,6 +212,16 @@ export class EditService implements Disposable {
   }
 }
 
+/** Puts back files a crash left taken aside mid-write (in the folders the journal names). */
+async function recoverInterruptedWrites(root: string, journal: UndoJournal, warn?: (message: string) => void): Promise<void> {
+  const entries = journal.history.filter((entry) => isInsideRoot(root, entry.absolutePath));
+  const folders = entries.map((entry) => parentPath(toPosixRelative(root, entry.absolutePath)));
+  const images = entries.flatMap((entry) => [entry.before, entry.after]).filter((bytes) => bytes !== null);
+  const report = await recoverScratchFiles(root, folders, (bytes) => images.some((image) => Buffer.from(image).equals(Buffer.from(bytes))));
+  for (const path of report.restored) warn?.(`Flint was interrupted while writing ${path}; the file was put back as it was.`);
+  for (const path of report.kept) warn?.(`Flint was interrupted while writing a file; a version it had set aside is kept as ${path}.`);
+}
+
 function shownTexts(files: ReadonlyArray<{ path: string; text: FileText }>): Map<string, FileText> {
   return new Map(files.map((file) => [file.path, file.text]));
 }
@@ -205,7 +231,8 @@ function describeUndo(outcome: UndoOutcome, verb: string): UndoResult {
     case 'done':
       return { status: 'done', path: outcome.entry.path, message: `${verb} the change to ${outcome.entry.path}.` };
     case 'conflict':
-      return { status: 'conflict', path: outcome.entry.path, message: outcome.message };
+    case 'refused':
+      return { status: outcome.status, path: outcome.entry.path, message: outcome.message };
     case 'empty':
       return { status: 'empty', message: verb === 'Undid' ? 'Nothing to undo.' : 'Nothing to redo.' };
     default: {

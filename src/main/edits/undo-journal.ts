@@ -2,15 +2,13 @@
  * The undo journal: every change Flint wrote, with the exact bytes before and after,
  * in an append-only file that survives restarts.
  *
- * Undo restores the bytes from before, redo the bytes from after — but only if the
- * file still holds what Flint left there. If the user changed it since, the undo is a
- * conflict and nothing is written: their text is never overwritten.
+ * Bookkeeping only: which change is next to undo or redo. The applier restores the
+ * bytes (through the same guarded writer as every other write) and marks the entry.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FlintFailure } from '../../shared/result';
-import { FileChangedError, writeFileAtomic } from '../fs/atomic-write';
 import { errorCode } from '../project/fs-errors';
 
 /** One change Flint made to one file. `null` bytes mean "the file did not exist". */
@@ -38,6 +36,8 @@ export type UndoOutcome =
   | { status: 'done'; entry: JournalEntry }
   /** The file changed since; nothing was written. */
   | { status: 'conflict'; entry: JournalEntry; message: string }
+  /** The path no longer leads to a file inside the project (a folder became a link); nothing was written. */
+  | { status: 'refused'; entry: JournalEntry; message: string }
   /** Nothing to undo (or redo). */
   | { status: 'empty' };
 
@@ -118,43 +118,21 @@ export class UndoJournal {
     await this.append({ op: 'drop', id: entry.id, at: Date.now() });
   }
 
-  /** Undoes the newest change not yet undone; `beforeWrite` is told which file is about to change. */
-  undo(beforeWrite?: (entry: JournalEntry) => void): Promise<UndoOutcome> {
-    const entry = [...this.entries].reverse().find((candidate) => !candidate.undone);
-    return entry ? this.restore(entry, 'undo', beforeWrite) : Promise.resolve({ status: 'empty' });
+  /** The newest change not yet undone: the next to undo. */
+  nextUndo(): JournalEntry | null {
+    return [...this.entries].reverse().find((candidate) => !candidate.undone) ?? null;
   }
 
-  /** Redoes the oldest undone change after the last live one. */
-  redo(beforeWrite?: (entry: JournalEntry) => void): Promise<UndoOutcome> {
+  /** The oldest undone change after the last live one: the next to redo. */
+  nextRedo(): JournalEntry | null {
     const lastLive = this.entries.map((entry) => !entry.undone).lastIndexOf(true);
-    const entry = this.entries.slice(lastLive + 1).find((candidate) => candidate.undone);
-    return entry ? this.restore(entry, 'redo', beforeWrite) : Promise.resolve({ status: 'empty' });
+    return this.entries.slice(lastLive + 1).find((candidate) => candidate.undone) ?? null;
   }
 
-  private async restore(entry: JournalEntry, op: 'undo' | 'redo', beforeWrite?: (entry: JournalEntry) => void): Promise<UndoOutcome> {
-    const expected = op === 'undo' ? entry.after : entry.before;
-    const target = op === 'undo' ? entry.before : entry.after;
-    const current = await readFile(entry.absolutePath).catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return null;
-      throw error;
-    });
-    if (!sameBytes(current, expected)) {
-      return { status: 'conflict', entry, message: `${entry.path} changed since Flint ${op === 'undo' ? 'wrote' : 'restored'} it; nothing was ${op}ne.` };
-    }
-    beforeWrite?.(entry);
-    try {
-      if (target === null) await rm(entry.absolutePath, { force: true });
-      else {
-        await mkdir(dirname(entry.absolutePath), { recursive: true });
-        await writeFileAtomic(entry.absolutePath, target, { mode: entry.mode, unchangedFrom: expected });
-      }
-    } catch (error) {
-      if (error instanceof FileChangedError) return { status: 'conflict', entry, message: error.message };
-      throw error;
-    }
+  /** Records that `entry`'s bytes were restored: 'undo' put `before` back, 'redo' put `after`. */
+  async mark(entry: JournalEntry, op: 'undo' | 'redo'): Promise<void> {
     await this.append({ op, id: entry.id, at: Date.now() });
     entry.undone = op === 'undo';
-    return { status: 'done', entry };
   }
 
   /** Appends one record and syncs it: the journal must not lose an entry the disk has. */
@@ -170,9 +148,4 @@ export class UndoJournal {
       await handle.close();
     }
   }
-}
-
-function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
-  if (a === null || b === null) return a === b;
-  return Buffer.from(a).equals(Buffer.from(b));
 }

@@ -1,30 +1,18 @@
 /**
  * Replaces a file's bytes atomically: readers see the old file or the new one, never half.
+ * For Flint's own files (settings); project files another program may be saving go
+ * through `ProjectFileWriter`, which never replaces a save it has not seen.
  *
  * Temp file in the same folder (so rename stays on one file system), fsync, rename,
  * then fsync the folder so the rename itself survives a power cut.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export interface AtomicWriteOptions {
   /** The file's mode (an existing file's mode is the caller's to pass on; umask does not apply). */
   mode?: number;
-  /**
-   * The bytes the file must still hold just before it is replaced (null: it must not
-   * exist). If another program wrote it meanwhile, nothing is replaced and
-   * `FileChangedError` is thrown: the user's save wins.
-   */
-  unchangedFrom?: Uint8Array | null;
-}
-
-/** The file changed between reading it and replacing it; it was left as it is. */
-export class FileChangedError extends Error {
-  constructor(readonly path: string) {
-    super(`${path} changed while Flint was writing it; your version was kept.`);
-    this.name = 'FileChangedError';
-  }
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
@@ -43,14 +31,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
   await handle.close();
   try {
-    if (options.unchangedFrom !== undefined) {
-      const current = await readFile(path).catch((error: { code?: string }) => {
-        if (error.code === 'ENOENT') return null;
-        throw error;
-      });
-      const same = current === null || options.unchangedFrom === null ? current === options.unchangedFrom : Buffer.from(current).equals(Buffer.from(options.unchangedFrom));
-      if (!same) throw new FileChangedError(path);
-    }
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

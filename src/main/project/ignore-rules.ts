@@ -7,8 +7,9 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import { baseName, parentPath } from '../../shared/paths';
+import { isScratchName } from '../fs/captured-file';
 
-/** Folder names hidden wherever they appear, whatever the .gitignore files say. */
+/** Folder names hidden wherever they appear, whatever the .gitignore files say (and Flint's own scratch files, by `isScratchName`). */
 export const ALWAYS_HIDDEN_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 export class IgnoreRules {
@@ -31,7 +32,7 @@ export class IgnoreRules {
    * `isDirectory` matters: `build/` matches folders only.
    */
   isIgnored(path: string, isDirectory: boolean): boolean {
-    if (ALWAYS_HIDDEN_NAMES.has(baseName(path))) return true;
+    if (ALWAYS_HIDDEN_NAMES.has(baseName(path)) || isScratchName(baseName(path))) return true;
     let ignored = false;
     let directory = '';
     let rest = path;

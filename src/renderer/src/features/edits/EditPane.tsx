@@ -45,7 +45,7 @@ export function EditPane({ currentFile, edit, shortcutLabel, onAsk, onError, onN
   const undo = async (): Promise<void> => {
     const result = await flint.undoEdit({});
     if (!result.ok) onError(result.error.message);
-    else if (result.value.status === 'conflict') onError(result.value.message);
+    else if (result.value.status === 'conflict' || result.value.status === 'refused') onError(result.value.message);
     else onNotice(result.value.message);
   };
 

@@ -1,0 +1,78 @@
+/**
+ * Keeps the user's replaced files aside for a grace period and watches them: an editor
+ * that opened the file before Flint replaced it and writes the rest of its save later
+ * writes into that captured inode. Its bytes are then put back under the name (or kept
+ * beside it) and reported — never deleted with the scratch file.
+ */
+import { unlink } from 'node:fs/promises';
+import { restoreOverOurs, type CapturedFile, type FileStamp } from './captured-file';
+import type { ProjectFolder } from './project-folder';
+
+/** What a late writer did, for a notice. */
+export interface LateWriterReport {
+  /** Project-relative path of the file. */
+  path: string;
+  /** Where the writer's bytes were kept, if they could not go back under the name. */
+  keptAs?: string;
+}
+
+export interface WatchedCapture {
+  folder: ProjectFolder;
+  name: string;
+  captured: CapturedFile;
+  /** What Flint put under the name (null: it deleted the file). */
+  ourStamp: FileStamp | null;
+}
+
+/** At most this many captures are watched at once; the oldest is checked early beyond it (open handles). */
+const MAX_WATCHED = 32;
+
+export class LateWriterWatch {
+  private readonly watched = new Map<WatchedCapture, ReturnType<typeof setTimeout>>();
+
+  constructor(
+    private readonly graceMs: number,
+    /** Runs `task` when no other write of the project runs (the writer's own queue). */
+    private readonly exclusive: <T>(task: () => Promise<T>) => Promise<T>,
+    private readonly report: (report: LateWriterReport) => void,
+  ) {}
+
+  /** Takes ownership of the capture (and its folder handle) until it is checked. */
+  watch(capture: WatchedCapture): void {
+    const timer = setTimeout(() => void this.exclusive(() => this.check(capture)), this.graceMs);
+    timer.unref?.();
+    this.watched.set(capture, timer);
+    if (this.watched.size > MAX_WATCHED) {
+      const oldest = this.watched.keys().next().value!;
+      void this.exclusive(() => this.check(oldest));
+    }
+  }
+
+  /** Checks everything watched now (before the project closes). */
+  async flush(): Promise<void> {
+    await this.exclusive(async () => {
+      for (const capture of [...this.watched.keys()]) await this.check(capture);
+    });
+  }
+
+  private async check(capture: WatchedCapture): Promise<void> {
+    const timer = this.watched.get(capture);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.watched.delete(capture);
+    const { folder, name, captured, ourStamp } = capture;
+    try {
+      if (await captured.changedSinceRead()) {
+        const keptAs = await restoreOverOurs(folder, name, captured, ourStamp);
+        this.report({ path: folder.display(name), ...(keptAs !== undefined ? { keptAs } : {}) });
+      } else {
+        await unlink(folder.entry(captured.aside)).catch(() => undefined);
+      }
+    } catch {
+      // The scratch file stays on disk: bytes kept is better than bytes lost.
+    } finally {
+      await captured.close().catch(() => undefined);
+      await folder.close().catch(() => undefined);
+    }
+  }
+}

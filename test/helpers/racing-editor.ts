@@ -1,0 +1,96 @@
+/**
+ * A user's editor saving a file the way real editors do, for race tests against Flint's
+ * writes: atomic (temp + rename, as JetBrains and vim with `backupcopy=no`), in place
+ * (truncate + write, as VS Code), in place in two pieces with a pause (large files, slow
+ * disks), each from a buffer that may be stale (the editor never reloaded Flint's change).
+ *
+ * Every save's bytes are unique, so a test can tell afterwards where each one went.
+ */
+import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export type SaveKind = 'atomic' | 'in-place' | 'slow-in-place';
+
+export interface EditorSave {
+  kind: SaveKind;
+  bytes: Buffer;
+  /** What the disk held just before this save began (null: no file): whatever it replaced. */
+  replaced: Buffer | null;
+}
+
+export class RacingEditor {
+  readonly saves: EditorSave[] = [];
+  private buffer: string;
+  private count = 0;
+
+  constructor(
+    private readonly path: string,
+    initial: string,
+    private readonly random: () => number,
+    private readonly label: string,
+    /** Longest pause between the two pieces of a slow save (ms). */
+    private readonly maxPauseMs: number,
+  ) {
+    this.buffer = initial;
+  }
+
+  /** Types something and saves it with a random kind; sometimes reloads from disk first. */
+  async typeAndSave(kinds: readonly SaveKind[]): Promise<void> {
+    const onDisk = await this.readDisk();
+    if (onDisk !== null && this.random() < 0.5) this.buffer = onDisk.toString('utf8');
+    const lines = this.buffer.split('\n');
+    const at = Math.floor(this.random() * lines.length);
+    lines.splice(at, 0, `user ${this.label} save ${(this.count += 1)}`);
+    this.buffer = lines.join('\n');
+    const bytes = Buffer.from(this.buffer);
+    const kind = kinds[Math.floor(this.random() * kinds.length)]!;
+    this.saves.push({ kind, bytes, replaced: onDisk });
+    await this.save(kind, bytes);
+  }
+
+  /**
+   * What the disk holds now. Flint's swap leaves the name absent for an instant, so an
+   * absence is looked at again before it counts (a deleted file stays absent).
+   */
+  private async readDisk(): Promise<Buffer | null> {
+    for (let attempt = 0; ; attempt += 1) {
+      const bytes = await readFile(this.path).catch(() => null);
+      if (bytes !== null || attempt === 3) return bytes;
+      await sleep(2);
+    }
+  }
+
+  private async save(kind: SaveKind, bytes: Buffer): Promise<void> {
+    switch (kind) {
+      case 'atomic': {
+        const temporary = join(dirname(this.path), `${basename(this.path)}~editor-${this.count}`);
+        await writeFile(temporary, bytes);
+        await rename(temporary, this.path);
+        return;
+      }
+      case 'in-place':
+        await writeFile(this.path, bytes);
+        return;
+      case 'slow-in-place': {
+        const handle = await open(this.path, 'w');
+        try {
+          const half = Math.floor(bytes.length / 2);
+          await handle.write(bytes, 0, half, 0);
+          await sleep(this.random() * this.maxPauseMs);
+          await handle.write(bytes, half, bytes.length - half, half);
+        } finally {
+          await handle.close();
+        }
+        return;
+      }
+      default: {
+        const exhaustive: never = kind;
+        return exhaustive;
+      }
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
