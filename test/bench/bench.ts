@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { ServeClient } from './serve-client';
 import { median, percentile, round } from './statistics';
+import { measureApply } from './apply-bench';
 import { measureAsk } from './ask-bench';
 import { measureEdits } from './edit-bench';
 import { measureSocket } from './socket-bench';
@@ -28,7 +29,7 @@ const OPEN_RUNS = 3;
 const WATCH_WRITES = 200;
 
 /** Figure groups; `--only project,edits` runs some of them. */
-const GROUPS = ['project', 'socket', 'edits', 'ask'] as const;
+const GROUPS = ['project', 'socket', 'edits', 'apply', 'ask'] as const;
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
@@ -53,6 +54,14 @@ async function main(): Promise<void> {
       { name: 'render_longest_task_ms', value: edits.render_longest_task_ms, unit: 'ms', budget: '≤ 50' },
       { name: 'first_hunk_paint_p95_ms', value: edits.first_hunk_paint_p95_ms, unit: 'ms', budget: '≤ 20' },
       { name: 'spark_edit_ms', value: edits.spark_edit_ms, unit: 'ms', budget: '≤ 300' },
+    );
+  }
+  if (runs('apply')) {
+    const apply = await measureApply(log);
+    figures.push(
+      { name: 'accept_one_ms', value: apply.accept_one_ms, unit: 'ms', budget: '—' },
+      { name: 'accept_all_50_in_100k_ms', value: apply.accept_all_50_in_100k_ms, unit: 'ms', budget: '≤ 300' },
+      { name: 'accept_all_1000_in_40k_ms', value: apply.accept_all_1000_in_40k_ms, unit: 'ms', budget: '≤ 1000' },
     );
   }
   if (runs('ask')) {

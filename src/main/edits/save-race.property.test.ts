@@ -20,6 +20,8 @@ import { EditApplier } from './edit-applier';
 import { UndoJournal } from './undo-journal';
 
 const LINES = Array.from({ length: 12 }, (_, index) => `line ${index}`);
+/** FLINT_TRACE=1 prints each trial's steps, to replay a failing seed by hand. */
+const trace = (...parts: unknown[]): void => void (process.env.FLINT_TRACE && console.log(...parts));
 
 interface TrialResult {
   lost: string[];
@@ -45,7 +47,7 @@ async function runTrial(seed: number, kinds: readonly SaveKind[], flintOps: numb
       for (let save = 0; save < 5; save += 1) {
         await sleep(random() * 8);
         await editor.typeAndSave(kinds);
-        if (process.env.FLINT_TRACE) console.log(seed, 'saved', save + 1, editor.saves.at(-1)!.kind, editor.saves.at(-1)!.bytes.length);
+        trace(seed, 'saved', save + 1, editor.saves.at(-1)!.kind);
       }
     })();
     const flintSide = (async () => {
@@ -54,12 +56,12 @@ async function runTrial(seed: number, kinds: readonly SaveKind[], flintOps: numb
         const outcome = await flintStep(applier, random, project.path('app.ts'));
         if (outcome.entry) images.push(...[outcome.entry.before, outcome.entry.after].filter((bytes) => bytes !== null).map((bytes) => Buffer.from(bytes)));
         if (outcome.message !== undefined) reports.push(outcome.message);
-        if (process.env.FLINT_TRACE) console.log(seed, 'flint', step, JSON.stringify(outcome.message ?? 'ok'), outcome.entry ? [outcome.entry.before?.length, outcome.entry.after?.length] : '');
+        trace(seed, 'flint', step, outcome.message ?? (outcome.entry ? 'written' : 'nothing to do'));
       }
     })();
     await Promise.all([userSide, flintSide]);
     await applier.dispose();
-    if (process.env.FLINT_TRACE) console.log(seed, 'reports', reports, 'final', (await readFile(project.path('app.ts'), 'utf8').catch(() => null)));
+    trace(seed, 'reports', reports);
     return await account(project.root, editor, images, reports);
   } finally {
     await project.remove();

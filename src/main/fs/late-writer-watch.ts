@@ -61,15 +61,18 @@ export class LateWriterWatch {
     clearTimeout(timer);
     this.watched.delete(capture);
     const { folder, name, captured, ourStamp } = capture;
+    let changed = false;
     try {
-      if (await captured.changedSinceRead()) {
+      changed = await captured.changedSinceRead();
+      if (changed) {
         const keptAs = await restoreOverOurs(folder, name, captured, ourStamp);
         this.report({ path: folder.display(name), ...(keptAs !== undefined ? { keptAs } : {}) });
       } else {
         await unlink(folder.entry(captured.aside)).catch(() => undefined);
       }
     } catch {
-      // The scratch file stays on disk: bytes kept is better than bytes lost.
+      // Could not put them back: the bytes stay in the scratch file, and the user is told where.
+      if (changed) this.report({ path: folder.display(name), keptAs: folder.display(captured.aside) });
     } finally {
       await captured.close().catch(() => undefined);
       await folder.close().catch(() => undefined);
