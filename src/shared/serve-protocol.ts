@@ -2,7 +2,9 @@
  * The serve shell's wire format: the contract carried over one WebSocket.
  *
  * The browser sends requests with an id; the server answers with the same id and
- * pushes events as they happen. Authentication happens at the HTTP upgrade (token).
+ * pushes events as they happen. Authentication happens at the HTTP upgrade: the page
+ * offers the per-run token as a WebSocket subprotocol, which no other local origin
+ * ever receives (unlike a cookie, which every port on 127.0.0.1 would get).
  */
 import type { EventEnvelope } from './contract';
 import type { Result } from './result';
@@ -10,8 +12,14 @@ import type { Result } from './result';
 /** Where the socket lives, on the same origin as the page. */
 export const SERVE_SOCKET_PATH = '/flint-socket';
 
-/** The query parameter that carries the per-run token. */
+/** The key of the printed URL's fragment (`#token=…`) that carries the per-run token: never sent in a request. */
 export const SERVE_TOKEN_PARAMETER = 'token';
+
+/** The subprotocol the page asks for and the server echoes: a fixed name, never the token. */
+export const SOCKET_PROTOCOL = 'flint';
+
+/** The page also offers `flint.token.<token>`; the server checks it and never echoes it. */
+export const TOKEN_PROTOCOL_PREFIX = 'flint.token.';
 
 /** Browser → server. */
 export interface ServeRequestMessage {

@@ -4,7 +4,7 @@
 import WebSocket from 'ws';
 import type { EventChannel, EventPayloads } from '../../src/shared/contract';
 import type { Result } from '../../src/shared/result';
-import type { ServeServerMessage } from '../../src/shared/serve-protocol';
+import { SERVE_SOCKET_PATH, SERVE_TOKEN_PARAMETER, SOCKET_PROTOCOL, TOKEN_PROTOCOL_PREFIX, type ServeServerMessage } from '../../src/shared/serve-protocol';
 
 export class ServeClient {
   private nextId = 1;
@@ -23,9 +23,13 @@ export class ServeClient {
     });
   }
 
+  /** Connects like the page does: the token from the printed URL's fragment, offered as a subprotocol. */
   static connect(pageUrl: string): Promise<ServeClient> {
     const url = new URL(pageUrl);
-    const socket = new WebSocket(`ws://${url.host}/flint-socket${url.search}`, { headers: { Origin: url.origin } });
+    const token = new URLSearchParams(url.hash.slice(1)).get(SERVE_TOKEN_PARAMETER) ?? '';
+    const socket = new WebSocket(`ws://${url.host}${SERVE_SOCKET_PATH}`, [SOCKET_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`], {
+      headers: { Origin: url.origin },
+    });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new ServeClient(socket)));
       socket.once('error', reject);

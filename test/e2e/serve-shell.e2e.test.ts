@@ -1,13 +1,14 @@
 /**
  * End to end in real Chromium: the serve shell on a fixture project.
  */
+import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, openFlintPage } from '../helpers/chromium';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { SERVE_ENTRY, startServeProcess, type ServeProcess } from '../helpers/serve-process';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'sample-project');
 const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
@@ -45,6 +46,30 @@ describe('the serve shell in Chromium', () => {
     await browser?.close();
     await serve?.stop();
     await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('keeps the token out of the address bar and out of every cookie, and still connects after a reload', async () => {
+    await treeItem('src').waitFor();
+    const token = /token=([A-Za-z0-9_-]+)/.exec(serve.url)![1]!;
+    expect(page.url()).not.toContain(token);
+    expect(await page.evaluate<string>('location.href')).not.toContain('token');
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
+    // HttpOnly cookies are invisible to document.cookie: ask the browser itself.
+    expect(await browser.cookies()).toEqual([]);
+    expect(serve.url).toMatch(/\/#token=[A-Za-z0-9_-]+$/);
+    await page.reload();
+    await treeItem('src').waitFor();
+    expect(page.url()).not.toContain(token);
+  });
+
+  it('says how to get in when a page is opened without the token', async () => {
+    const bare = await browser.newPage();
+    try {
+      await bare.goto(serve.url.replace(/#.*$/, ''));
+      await bare.getByRole('alert').filter({ hasText: 'open the exact URL Flint printed' }).first().waitFor();
+    } finally {
+      await bare.close();
+    }
   });
 
   it('shows the project tree with hidden folders left out', async () => {
@@ -122,5 +147,21 @@ describe('the serve shell in Chromium', () => {
 
   it('ran without console errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the serve entry on an unsupported Node', () => {
+  it('prints one clear line and exits 1 before doing anything else', async () => {
+    const configDirectory = await mkdtemp(join(tmpdir(), 'flint-old-node-'));
+    const fakeOldNode = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.21.0"})';
+    const run = spawnSync(process.execPath, ['--import', fakeOldNode, SERVE_ENTRY], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, FLINT_CONFIG_DIR: configDirectory, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
+    });
+    await rm(configDirectory, { recursive: true, force: true });
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^Flint needs Node 22\.22\.0 or newer, but this is Node 22\.21\.0/)]);
+    expect(run.status).toBe(1);
   });
 });

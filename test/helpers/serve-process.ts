@@ -25,7 +25,8 @@ export async function startServeProcess(args: string[], env: Record<string, stri
     const timer = setTimeout(() => reject(new Error(`serve printed no URL; stderr: ${stderr}`)), 20_000);
     lines.once('line', (line) => {
       clearTimeout(timer);
-      const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(line);
+      // The token rides in the fragment, which browsers never send.
+      const match = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(line);
       if (match) resolve(match[0]);
       else reject(new Error(`unexpected first line: ${line}`));
     });

@@ -132,7 +132,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const stream = pace(tokens, paceFor(rule), (piece, index) => {
       if (fault === 'drop-mid-stream' && index >= cut / paceFor(rule).chunkTokens) {
         stream.stop();
-        response.socket?.destroy();
+        // Drop after what was written reached the client: destroy() alone discards buffered
+        // chunks, and a drop before any text is (rightly) retried, which is another fault.
+        const socket = response.socket;
+        if (socket) socket.write('', () => socket.destroy());
         return;
       }
       if (fault === 'malformed-frame' && index === 1) response.write('data: {this is not json\n\n');
@@ -240,7 +243,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (client.readyState !== client.OPEN) return stream.stop();
       if (fault === 'drop-mid-stream' && index >= Math.max(1, cutChunk)) {
         stream.stop();
-        client.terminate();
+        // Once what was sent is written (a ping is written after it): terminate() discards buffered frames.
+        client.ping(undefined, undefined, () => client.terminate());
         return;
       }
       if (fault === 'malformed-frame' && index === 1) client.send('{"type": "response.output_text.delta", this is not json');

@@ -1,6 +1,7 @@
 /**
  * Inference errors in plain words, whatever protocol or library produced them.
  */
+import { redactAndCut } from './key-redactor';
 
 /** Why a request (or a connection) failed. */
 export type InferenceFailureCode =
@@ -23,6 +24,7 @@ export type InferenceFailureCode =
   /** The provider settings are wrong (e.g. a base URL with the wrong scheme). */
   | 'bad-configuration';
 
+/** An inference error whose message is fit to show the user (plain words, key hidden by the provider). */
 export class InferenceFailure extends Error {
   constructor(
     readonly code: InferenceFailureCode,
@@ -34,11 +36,25 @@ export class InferenceFailure extends Error {
   }
 }
 
+/** A provider's refusal, as its protocol reported it. */
+export interface ProviderRefusal {
+  /** HTTP status (upgrade, SSE response, or in-band error); none on `response.failed`. */
+  status: number | undefined;
+  /** The provider's own words; may echo the key (it is hidden before they are shortened). */
+  providerMessage: string;
+  code?: string | null;
+  retryAfter?: string | null;
+  /** The key to hide; required so that no caller can forget it. */
+  apiKey: string | null;
+}
+
 /** Maps an HTTP-style status (from an upgrade, an SSE response, or an in-band error) to a failure. */
-export function failureFromStatus(status: number | undefined, providerMessage: string, code?: string | null, retryAfter?: string | null): InferenceFailure {
-  const detail = providerMessage ? ` (${providerMessage.slice(0, 300)})` : '';
+export function failureFromStatus(refusal: ProviderRefusal): InferenceFailure {
+  const { providerMessage, code, retryAfter } = refusal;
+  const detail = providerMessage ? ` (${quoteProvider(providerMessage, refusal.apiKey)})` : '';
   // Terminal `response.failed` events carry a code and no status.
-  if (status === undefined && code) status = STATUS_BY_CODE[code];
+  // Own keys only: a code such as "constructor" must not find Object's.
+  const status = refusal.status === undefined && typeof code === 'string' && Object.hasOwn(STATUS_BY_CODE, code) ? STATUS_BY_CODE[code] : refusal.status;
   if (code === 'model_not_found' || status === 404) {
     return new InferenceFailure('model-not-found', `No such model, or no access to it${detail}.`);
   }
@@ -56,6 +72,37 @@ export function failureFromStatus(status: number | undefined, providerMessage: s
   return new InferenceFailure('protocol-error', `The provider refused the request${status ? ` (${status})` : ''}${detail}.`);
 }
 
+/** The longest a provider's own words get in a message (an error page can be kilobytes). */
+export const PROVIDER_WORDS_MAX = 300;
+
+/**
+ * A provider's words, fit for a message: the key hidden, then shortened (`redactAndCut`:
+ * a cut never leaves a piece of the key at the end).
+ */
+export function quoteProvider(text: string, apiKey: string | null): string {
+  return redactAndCut(text, apiKey, PROVIDER_WORDS_MAX);
+}
+
+/** When, in an exchange, a connection broke. */
+export type DropMoment =
+  /** No request was being answered on it (a warm socket). */
+  | 'idle'
+  /** A request was sent; nothing of the answer had arrived. */
+  | 'before-answer'
+  /** Part of the answer had arrived (and was shown). */
+  | 'mid-answer';
+
+/**
+ * A connection that broke after it was up, in words (not "terminated", not a close code).
+ *
+ * `providerReason` is the provider's close reason (WebSocket), when it gave one.
+ */
+export function connectionDropped(where: string, moment: DropMoment, apiKey: string | null, providerReason = ''): InferenceFailure {
+  const when = moment === 'mid-answer' ? ' in the middle of the answer' : moment === 'before-answer' ? ' before the answer began' : '';
+  const said = providerReason ? ` (the provider said: ${quoteProvider(providerReason, apiKey)})` : '';
+  return new InferenceFailure('connection-lost', `The connection to ${where} dropped${when}${said}.`);
+}
+
 const STATUS_BY_CODE: Record<string, number> = {
   rate_limit_exceeded: 429,
   insufficient_quota: 429,
@@ -63,14 +110,6 @@ const STATUS_BY_CODE: Record<string, number> = {
   invalid_api_key: 401,
   model_not_found: 404,
 };
-
-/**
- * Removes the key from text that came from a provider or a library (an echoing proxy
- * would otherwise put it on screen).
- */
-export function redactKey(text: string, apiKey: string | null): string {
-  return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('[key hidden]') : text;
-}
 
 /** Maps a network-level error (ECONNREFUSED, ENOTFOUND, timeouts) to a failure. */
 export function failureFromNetwork(error: unknown, where: string): InferenceFailure {

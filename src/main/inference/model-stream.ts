@@ -16,7 +16,10 @@ export interface StreamRequest {
 
 /** What a stream tells its consumer, in order: deltas, then exactly one end. */
 export interface StreamSink {
-  /** `text` for prose; `tool` for free-form tool input (apply_patch). */
+  /**
+   * `text` for prose; `tool` for free-form tool input (apply_patch). The API key is
+   * already hidden (StreamEnding), even when a provider split it across deltas.
+   */
   onDelta(kind: 'text' | 'tool', text: string): void;
   onEnd(end: StreamEnd): void;
 }

@@ -1,38 +1,71 @@
 /**
- * Ends a model stream exactly once: tells the sink and settles `done` with the figures.
+ * The one way out of a model stream: delivers its deltas with the key hidden, then ends
+ * it exactly once, telling the sink and settling `done` with the figures.
  *
  * Whichever comes first — completion, failure, or the user's cancel — wins; later
- * attempts to end are ignored, so a late network error never overwrites "cancelled".
+ * attempts to end are ignored, so a late network error never overwrites "cancelled",
+ * and deltas that arrive after the end are dropped.
+ *
+ * Every delta passes through one `KeyRedactor`, so a key split across deltas is still
+ * hidden. The redactor's held tail is flushed (as a delta of its kind) before a delta of
+ * the other kind and before the end, so the sink sees text in the order the provider
+ * sent it: the edit parser reads prose and tool input as one stream. A held tail long
+ * enough to be a real piece of the key reads as the marker (`KeyRedactor.flush`): a
+ * stream that stops mid-key, whichever way it ends, shows no more than a few characters of it.
  */
+import { KeyRedactor, redactKey } from './key-redactor';
 import type { StreamEnd, StreamSink } from './model-stream';
 import type { LatencyRecorder } from './latency-recorder';
+
+type DeltaKind = Parameters<StreamSink['onDelta']>[0];
 
 export class StreamEnding {
   readonly done: Promise<StreamEnd>;
   private settle: (end: StreamEnd) => void = () => undefined;
   private ended = false;
+  private readonly redactor: KeyRedactor;
+  /** The kind of the text the redactor may be holding back. */
+  private heldKind: DeltaKind = 'text';
 
   constructor(
     private readonly sink: StreamSink,
     private readonly latency: LatencyRecorder,
-    /** Scrubs messages before anyone sees them (the key must never be shown). */
-    private readonly redact: (text: string) => string = (text) => text,
+    /** The key to hide in deltas and the end message (null: nothing to hide). */
+    private readonly apiKey: string | null,
   ) {
     this.done = new Promise<StreamEnd>((resolve) => (this.settle = resolve));
+    this.redactor = new KeyRedactor(apiKey);
   }
 
   get isEnded(): boolean {
     return this.ended;
   }
 
+  /** Passes a delta on, key hidden; a no-op once the stream has ended. */
+  deliver(kind: DeltaKind, text: string): void {
+    if (this.ended) return;
+    if (kind !== this.heldKind) {
+      this.flushHeld();
+      this.heldKind = kind;
+    }
+    const shown = this.redactor.push(text);
+    if (shown) this.sink.onDelta(kind, shown);
+  }
+
   end(outcome: StreamEnd['outcome'], message?: string): void {
     if (this.ended) return;
     this.ended = true;
-    const result: StreamEnd = { outcome, latency: this.latency.figures(), ...(message !== undefined ? { message: this.redact(message) } : {}) };
+    const result: StreamEnd = { outcome, latency: this.latency.figures(), ...(message !== undefined ? { message: redactKey(message, this.apiKey) } : {}) };
     try {
+      this.flushHeld();
       this.sink.onEnd(result);
     } finally {
       this.settle(result);
     }
+  }
+
+  private flushHeld(): void {
+    const tail = this.redactor.flush();
+    if (tail) this.sink.onDelta(this.heldKind, tail);
   }
 }

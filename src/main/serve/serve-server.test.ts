@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { createConnection, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServeServerMessage } from '../../shared/serve-protocol';
@@ -27,12 +28,33 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
 }
 
 /** Opens a socket and resolves with it, or rejects with the HTTP status the upgrade got. */
-function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+function connect(url: string, protocols: string[] = [], headers: Record<string, string> = {}): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers });
+    const socket = new WebSocket(url, protocols, { headers });
     socket.once('open', () => resolve(socket));
     socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
     socket.once('error', reject);
+  });
+}
+
+/** Sends `text` as-is over TCP and resolves with the response's status line. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const connection = createConnection(port, '127.0.0.1', () => connection.write(text));
+    let answer = '';
+    connection.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    connection.on('close', () => resolve(answer.split('\r\n')[0]!));
+    connection.on('error', reject);
+  });
+}
+
+/** Opens a TCP connection that sends nothing; `closed` settles when the server drops it. */
+function idleConnection(port: number): Promise<{ connection: Socket; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const connection = createConnection(port, '127.0.0.1');
+    const closed = new Promise<void>((done) => connection.once('close', () => done()));
+    connection.once('connect', () => resolve({ connection, closed }));
+    connection.once('error', reject);
   });
 }
 
@@ -49,12 +71,22 @@ function nextMessage(socket: WebSocket, match: (message: ServeServerMessage) => 
   });
 }
 
+/** Sends `app:getInfo` as request `id` and resolves with its answer. */
+function answerTo(socket: WebSocket, id: number): Promise<ServeServerMessage> {
+  const answer = nextMessage(socket, (message) => message.type === 'response' && message.id === id);
+  socket.send(JSON.stringify({ id, channel: 'app:getInfo', input: {} }));
+  return answer;
+}
+
 describe('the serve shell', () => {
   let renderer: TempProject;
   let config: TempProject;
   let core: FlintCore;
   let server: ServeServer;
   let token: string;
+  let socketUrl: string;
+  /** What the page offers: the fixed protocol name and the token. */
+  let tokenProtocols: string[];
 
   beforeEach(async () => {
     renderer = await createTempProject({ 'index.html': '<!doctype html><title>Flint</title>', 'assets/app.js': 'console.log(1)' });
@@ -68,7 +100,10 @@ describe('the serve shell', () => {
       rendererFolder: renderer.root,
       logger,
     });
-    token = new URL(server.url).searchParams.get('token')!;
+    // Read wherever the URL carries it, so these tests also judge a server that put it elsewhere.
+    token = /token=([A-Za-z0-9_-]+)/.exec(server.url)![1]!;
+    socketUrl = `ws://127.0.0.1:${server.port}/flint-socket`;
+    tokenProtocols = ['flint', `flint.token.${token}`];
   });
 
   afterEach(async () => {
@@ -78,48 +113,101 @@ describe('the serve shell', () => {
     await config.remove();
   });
 
-  it('prints a loopback URL with a long random token', () => {
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+
+  it('prints a loopback URL with a long random token in the fragment, never in the query', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
   });
 
-  it('refuses HTTP requests without the token', async () => {
-    expect((await get(server.port, '/')).status).toBe(403);
-    expect((await get(server.port, '/assets/app.js')).status).toBe(403);
-    expect((await get(server.port, '/?token=wrong')).status).toBe(403);
-  });
-
-  it('serves the page for the token, with a strict CSP, and sets the token cookie for its assets', async () => {
-    const page = await get(server.port, `/?token=${token}`);
+  it('serves the static page and assets without any token, with a strict CSP and no cookie', async () => {
+    const page = await get(server.port, '/');
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const cookie = String(page.headers['set-cookie']).split(';')[0]!;
-    expect(cookie).toBe(`flint_token_${server.port}=${token}`);
-    const asset = await get(server.port, '/assets/app.js', { Cookie: cookie });
-    expect(asset).toMatchObject({ status: 200, body: 'console.log(1)' });
+    expect(await get(server.port, '/assets/app.js')).toMatchObject({ status: 200, body: 'console.log(1)' });
+    expect(page.headers['set-cookie']).toBeUndefined();
   });
 
-  it('refuses foreign Host and Origin headers even with the token (DNS rebinding, other pages)', async () => {
-    expect((await get(server.port, `/?token=${token}`, { Host: `evil.example:${server.port}` })).status).toBe(403);
-    expect((await get(server.port, `/?token=${token}`, { Origin: 'http://evil.example' })).status).toBe(403);
-    expect((await get(server.port, `/?token=${token}`, { Host: `localhost:${server.port}` })).status).toBe(200);
+  it('gives the old token cookie and query nothing: no cookie set, no socket opened', async () => {
+    const cookie = `flint_token_${server.port}=${token}`;
+    expect((await get(server.port, `/?token=${token}`, { Cookie: cookie })).headers['set-cookie']).toBeUndefined();
+    await expect(connect(`${socketUrl}?token=${token}`, [], { Cookie: cookie })).rejects.toThrow('HTTP 403');
   });
 
-  it('refuses sockets without the token or from a foreign origin', async () => {
-    const base = `ws://127.0.0.1:${server.port}/flint-socket`;
-    await expect(connect(base)).rejects.toThrow('HTTP 403');
-    await expect(connect(`${base}?token=${token}`, { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
-    await expect(connect(`ws://127.0.0.1:${server.port}/elsewhere?token=${token}`)).rejects.toThrow('HTTP 404');
+  it('refuses a socket without the token subprotocol (the token in the query no longer counts), or a wrong token', async () => {
+    await expect(connect(socketUrl)).rejects.toThrow('HTTP 403');
+    await expect(connect(`${socketUrl}?token=${token}`, ['flint'])).rejects.toThrow('HTTP 403');
+    await expect(connect(socketUrl, ['flint'])).rejects.toThrow('HTTP 403');
+    await expect(connect(socketUrl, ['flint', 'flint.token.wrong'])).rejects.toThrow('HTTP 403');
+    await expect(connect(socketUrl, ['flint', `flint.token.${token.slice(0, -1)}`])).rejects.toThrow('HTTP 403');
+  });
+
+  it('accepts a socket offering the token, and echoes the fixed protocol name, never the token', async () => {
+    const socket = await connect(socketUrl, tokenProtocols, { Origin: `http://127.0.0.1:${server.port}` });
+    expect(socket.protocol).toBe('flint');
+    socket.close();
+  });
+
+  it('refuses foreign Host and Origin headers (DNS rebinding, other pages), for pages and sockets', async () => {
+    expect((await get(server.port, '/', { Host: `evil.example:${server.port}` })).status).toBe(403);
+    expect((await get(server.port, '/', { Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get(server.port, '/', { Host: `localhost:${server.port}` })).status).toBe(200);
+    await expect(connect(socketUrl, tokenProtocols, { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(connect(`ws://127.0.0.1:${server.port}/elsewhere`, tokenProtocols)).rejects.toThrow('HTTP 404');
+  });
+
+  it('refuses a request or an upgrade with two Host headers', async () => {
+    const hosts = `Host: 127.0.0.1:${server.port}\r\nHost: evil.example\r\n`;
+    expect(await rawRequest(server.port, `GET /?token=${token} HTTP/1.1\r\n${hosts}Connection: close\r\n\r\n`)).toBe(
+      'HTTP/1.1 400 Bad Request',
+    );
+    const upgrade =
+      `GET /flint-socket HTTP/1.1\r\n${hosts}Connection: Upgrade\r\nUpgrade: websocket\r\n` +
+      `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n` +
+      `Sec-WebSocket-Protocol: flint, flint.token.${token}\r\n\r\n`;
+    expect(await rawRequest(server.port, upgrade)).toBe('HTTP/1.1 400 Bad Request');
+  });
+
+  it('caps open sockets at 16 and closes the next one with 1013 and a reason', async () => {
+    const open = await Promise.all(Array.from({ length: 16 }, () => connect(socketUrl, tokenProtocols)));
+    try {
+      const extra = await connect(socketUrl, tokenProtocols);
+      const [code, reason] = await new Promise<[number, string]>((resolve) =>
+        extra.once('close', (closeCode, closeReason) => resolve([closeCode, closeReason.toString()])),
+      );
+      expect(code).toBe(1013);
+      expect(reason).toContain('Too many Flint pages');
+
+      const closed = new Promise((resolve) => open[0]!.once('close', resolve));
+      open[0]!.close();
+      await closed;
+      const again = await connect(socketUrl, tokenProtocols);
+      expect(await answerTo(again, 1)).toMatchObject({ type: 'response', id: 1 });
+      again.close();
+    } finally {
+      for (const socket of open) socket.close();
+    }
+  });
+
+  it('caps connections that have not authenticated at 32, dropping the next one at once', async () => {
+    const idle = await Promise.all(Array.from({ length: 32 }, () => idleConnection(server.port)));
+    try {
+      const extra = await idleConnection(server.port);
+      await extra.closed;
+      const kept = await Promise.race([idle[0]!.closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('open'), 200))]);
+      expect(kept).toBe('open');
+    } finally {
+      for (const { connection } of idle) connection.destroy();
+    }
+    await Promise.all(idle.map(({ closed }) => closed));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const socket = await connect(socketUrl, tokenProtocols);
+    socket.close();
   });
 
   it('answers contract requests over the socket and pushes events', async () => {
     const project = await createTempProject({ 'a.txt': 'a' });
-    const socket = await connect(`ws://127.0.0.1:${server.port}/flint-socket?token=${token}`, {
-      Origin: `http://127.0.0.1:${server.port}`,
-    });
+    const socket = await connect(socketUrl, tokenProtocols, { Origin: `http://127.0.0.1:${server.port}` });
     try {
-      const answer = nextMessage(socket, (message) => message.type === 'response' && message.id === 7);
-      socket.send(JSON.stringify({ id: 7, channel: 'app:getInfo', input: {} }));
-      expect(await answer).toEqual({
+      expect(await answerTo(socket, 7)).toEqual({
         type: 'response',
         id: 7,
         result: { ok: true, value: { shell: 'serve', canChooseFolder: false, version: 'test' } },
@@ -140,7 +228,7 @@ describe('the serve shell', () => {
   });
 
   it('closes a socket that sends something other than a request', async () => {
-    const socket = await connect(`ws://127.0.0.1:${server.port}/flint-socket?token=${token}`);
+    const socket = await connect(socketUrl, tokenProtocols);
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     socket.send('not json at all');
     expect(await closed).toBe(1008);

@@ -2,21 +2,25 @@
  * The serve shell: the renderer build and the contract over HTTP + WebSocket on loopback.
  *
  * A generic binding: requests go to the same `ContractHost` Electron's IPC uses,
- * events come from the same core. See request-guard.ts for who may connect.
+ * events come from the same core. See request-guard.ts for who may connect and
+ * connection-limits.ts for how many.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy';
 import type { EventEnvelope } from '../../shared/contract';
-import { SERVE_SOCKET_PATH, SERVE_TOKEN_PARAMETER, type ServeRequestMessage, type ServeServerMessage } from '../../shared/serve-protocol';
+import { SERVE_SOCKET_PATH, SERVE_TOKEN_PARAMETER, SOCKET_PROTOCOL, type ServeRequestMessage, type ServeServerMessage } from '../../shared/serve-protocol';
 import type { ContractHost } from '../contract-host';
 import type { Event } from '../lifecycle';
 import type { Logger } from '../logger';
-import { checkRequest, tokenCookieName } from './request-guard';
+import { DEFAULT_LIMITS, limitConnections } from './connection-limits';
+import { checkRequest, offersToken, requestFacts, type GuardConfig } from './request-guard';
 import { readStaticFile } from './static-files';
 
+/** What the serve server binds together: the contract, its events and the renderer build. */
 export interface ServeServerOptions {
   host: ContractHost;
   events: Event<EventEnvelope>;
@@ -25,10 +29,13 @@ export interface ServeServerOptions {
   logger: Logger;
   /** 0 (default) picks a free port. */
   port?: number;
+  /** Caps on open sockets and unauthenticated connections (tests lower them). */
+  limits?: typeof DEFAULT_LIMITS;
 }
 
+/** A running serve server: the URL to print, its port, and a clean stop. */
 export interface ServeServer {
-  /** `http://127.0.0.1:PORT/?token=…` — the one URL to open. */
+  /** `http://127.0.0.1:PORT/#token=…` — the one URL to open; the token is in the fragment, never sent. */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -37,63 +44,38 @@ export interface ServeServer {
 /** Requests are small JSON objects; anything bigger is refused by the socket. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/** Starts the server on 127.0.0.1 with a fresh token; the URL it returns is the only way in. */
 export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
   const token = randomBytes(32).toString('base64url');
-  const guard = { port: 0, token };
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const guard: GuardConfig = { port: 0, token };
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // Echo the fixed name, never the token the page offered alongside it.
+    handleProtocols: (offered) => (offered.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false),
+  });
 
-  const server = createServer((request, response) => {
-    handleHttp(request, response).catch((error: unknown) => {
+  // Short header and request timeouts, checked often: a stalled client must not hold a slot.
+  const timeouts = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 };
+  const server = createServer(timeouts, (request, response) => {
+    handleHttp(request, response, guard, options.rendererFolder).catch((error: unknown) => {
       options.logger.error('serve request failed', error);
       if (!response.headersSent) response.writeHead(500).end('Internal error');
     });
   });
+  const limits = limitConnections(server, options.limits ?? DEFAULT_LIMITS);
 
-  async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const verdict = checkRequest(factsOf(request), guard);
-    if (!verdict.allowed) {
-      response.writeHead(verdict.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(verdict.reason);
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refusal = upgradeRefusal(request, guard);
+    if (refusal) {
+      socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { Allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const headers: Record<string, string> = {
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    };
-    if (verdict.fromQuery) {
-      headers['Set-Cookie'] = `${tokenCookieName(guard.port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-    }
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path === '/favicon.ico') {
-      response.writeHead(204, headers).end();
-      return;
-    }
-    const file = await readStaticFile(options.rendererFolder, path);
-    if (!file) {
-      response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
-      return;
-    }
-    if (file.contentType.startsWith('text/html')) {
-      headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;
-      headers['X-Frame-Options'] = 'DENY';
-    }
-    response.writeHead(200, { ...headers, 'Content-Type': file.contentType, 'Content-Length': String(file.body.length) });
-    response.end(request.method === 'HEAD' ? undefined : file.body);
-  }
-
-  server.on('upgrade', (request, socket, head) => {
-    const verdict = checkRequest(factsOf(request), guard);
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    if (!verdict.allowed || path !== SERVE_SOCKET_PATH) {
-      const status = !verdict.allowed ? `${verdict.status} Forbidden` : '404 Not Found';
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
-    }
-    sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client, request));
+    limits.authenticated(socket);
+    sockets.handleUpgrade(request, socket, head, (client) => {
+      client.on('error', (error) => options.logger.warn('serve socket error', error));
+      if (limits.admit(client)) sockets.emit('connection', client, request);
+    });
   });
 
   sockets.on('connection', (client: WebSocket) => {
@@ -107,7 +89,6 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         send(client, JSON.stringify({ type: 'response', id: message.id, result } satisfies ServeServerMessage));
       });
     });
-    client.on('error', (error) => options.logger.warn('serve socket error', error));
   });
 
   const subscription = options.events((envelope) => {
@@ -123,7 +104,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   guard.port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${guard.port}/?${SERVE_TOKEN_PARAMETER}=${token}`,
+    url: `http://127.0.0.1:${guard.port}/#${SERVE_TOKEN_PARAMETER}=${token}`,
     port: guard.port,
     close: async () => {
       subscription.dispose();
@@ -135,13 +116,47 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   };
 }
 
-function factsOf(request: IncomingMessage) {
-  return {
-    host: request.headers.host,
-    origin: request.headers.origin,
-    url: request.url ?? '/',
-    cookie: request.headers.cookie,
+/** Answers a plain HTTP request: the renderer's static files only, the same for everyone. */
+async function handleHttp(request: IncomingMessage, response: ServerResponse, guard: GuardConfig, rendererFolder: string): Promise<void> {
+  const verdict = checkRequest(requestFacts(request.rawHeaders, request.url), guard);
+  if (!verdict.allowed) {
+    response.writeHead(verdict.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(verdict.reason);
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  // No token needed: these files hold no secrets, and all data goes over the socket.
+  const headers: Record<string, string> = {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
   };
+  if (verdict.path === '/favicon.ico') {
+    response.writeHead(204, headers).end();
+    return;
+  }
+  const file = await readStaticFile(rendererFolder, verdict.path);
+  if (!file) {
+    response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+    return;
+  }
+  if (file.contentType.startsWith('text/html')) {
+    headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;
+    headers['X-Frame-Options'] = 'DENY';
+  }
+  response.writeHead(200, { ...headers, 'Content-Type': file.contentType, 'Content-Length': String(file.body.length) });
+  response.end(request.method === 'HEAD' ? undefined : file.body);
+}
+
+/** Why a socket upgrade is refused, as an HTTP status line, or null to accept it. */
+function upgradeRefusal(request: IncomingMessage, guard: GuardConfig): string | null {
+  const verdict = checkRequest(requestFacts(request.rawHeaders, request.url), guard);
+  if (!verdict.allowed) return verdict.status === 400 ? '400 Bad Request' : '403 Forbidden';
+  if (verdict.path !== SERVE_SOCKET_PATH) return '404 Not Found';
+  if (!offersToken(request.headers['sec-websocket-protocol'], guard.token)) return '403 Forbidden';
+  return null;
 }
 
 function send(client: WebSocket, frame: string): void {

@@ -69,12 +69,14 @@ describe('ChatCompletionsProvider against the simulator (SSE)', () => {
     expect(rejected.message).not.toContain('csk-wrong');
   });
 
-  it('fails a dropped stream without replaying what was shown, then works again', async () => {
+  it('fails a dropped stream without replaying what was shown, says so in words, then works again', async () => {
     await setUp();
     sim.injectFault('drop-mid-stream');
     const broken = ask();
     const end = await broken.end;
     expect(end.outcome).toBe('failed');
+    // Not "Could not reach …: terminated": the server answered half.
+    expect(end.message).toBe(`The connection to 127.0.0.1:${sim.port} dropped in the middle of the answer.`);
     expect(ANSWER.startsWith(broken.text)).toBe(true);
     expect((await ask().end).outcome).toBe('completed');
   });
@@ -85,10 +87,12 @@ describe('ChatCompletionsProvider against the simulator (SSE)', () => {
     expect(await ask().end).toMatchObject({ outcome: 'failed', message: expect.stringContaining('stopped sending') });
   });
 
-  it('reports a malformed stream', async () => {
-    await setUp();
+  it('reports a malformed stream, and the SDK’s own complaint goes to Flint’s log', async () => {
+    const logger = createMemoryLogger();
+    await setUp({}, { logger });
     sim.injectFault('malformed-frame');
     expect(await ask().end).toMatchObject({ outcome: 'failed', message: 'The provider sent a malformed stream.' });
+    expect(logger.lines).toContain('error: openai: Could not parse message into JSON:');
   });
 
   it('fails clearly when the server is unreachable, and refuses a wrong scheme', async () => {

@@ -6,9 +6,11 @@ import { performance } from 'node:perf_hooks';
 import type { ConnectionState } from '../../../shared/inference-types';
 import type { Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
-import { checkKeyIsSendable, failureFromStatus, InferenceFailure, redactKey } from '../inference-failure';
+import { checkKeyIsSendable, connectionDropped, failureFromStatus, InferenceFailure, quoteProvider } from '../inference-failure';
+import { redactAndCut, redactKey } from '../key-redactor';
 import { LatencyRecorder } from '../latency-recorder';
 import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
+import { redactingLogger } from '../redacting-logger';
 import { StreamEnding } from '../stream-ending';
 import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool';
 import { ResponsesSocket, type ResponsesServerEvent } from './responses-socket';
@@ -48,6 +50,15 @@ export function responsesUrl(baseUrl: string): string {
 /** Server events Flint reads or knowingly skips; anything else is logged once. */
 const KNOWN_PREFIXES = ['response.'];
 
+/**
+ * How many distinct unknown event types a provider logs. A hostile or broken server can
+ * send endless new ones: the set that remembers them, and the log, must stay bounded.
+ */
+export const MAX_LOGGED_UNKNOWN_TYPES = 100;
+
+/** The longest an unknown event type gets in the log. */
+const EVENT_TYPE_MAX = 80;
+
 interface Preload {
   key: string;
   responseId: string;
@@ -65,14 +76,20 @@ export class ResponsesProvider implements InferenceProvider {
   /** What each socket has pre-loaded (set once its pre-load settled; the socket is reserved until then). */
   private readonly preloads = new WeakMap<ResponsesSocket, Preload>();
   private preloadText: string | null = null;
+  /** Unknown event types already logged (at most `MAX_LOGGED_UNKNOWN_TYPES`). */
   private readonly loggedUnknown = new Set<string>();
+  /** The cap was reached and said so: no more unknown types are logged or remembered. */
+  private unknownLogFull = false;
   private disposed = false;
   private readonly redact = (text: string): string => redactKey(text, this.options.apiKey);
+  /** Every line this provider logs can carry what the server sent: the key is hidden in all of them. */
+  private readonly logger: Logger;
 
   readonly onDidChangeState: Event<{ state: ConnectionState; message?: string }>;
 
   constructor(private readonly options: ResponsesProviderOptions) {
     checkKeyIsSendable(options.apiKey);
+    this.logger = redactingLogger(options.logger, options.apiKey);
     this.url = responsesUrl(options.baseUrl);
     this.pool = new ConnectionPool({
       ...options.pool,
@@ -104,14 +121,9 @@ export class ResponsesProvider implements InferenceProvider {
     const latency = new LatencyRecorder(request.model, request.keypressAt ?? performance.now());
     let cancelled = false;
     let active: ResponsesSocket | null = null;
-    const ending = new StreamEnding(sink, latency, this.redact);
+    // Deltas go out through `ending`: key hidden, and nothing after the end (or a cancel).
+    const ending = new StreamEnding(sink, latency, this.options.apiKey);
     const end = (outcome: StreamEnd['outcome'], message?: string): void => ending.end(outcome, message);
-    const guardedSink: StreamSink = {
-      onDelta: (kind, text) => {
-        if (!cancelled) sink.onDelta(kind, text);
-      },
-      onEnd: () => undefined,
-    };
 
     const run = async (): Promise<void> => {
       let usePreload = true;
@@ -129,7 +141,7 @@ export class ResponsesProvider implements InferenceProvider {
         const result = await this.exchange(socket, createBody(request, preload), latency, {
           onDelta: (kind, text) => {
             delivered = true;
-            guardedSink.onDelta(kind, text);
+            ending.deliver(kind, text);
           },
           onEnd: () => undefined,
         });
@@ -150,11 +162,11 @@ export class ResponsesProvider implements InferenceProvider {
         const retryable = !delivered && (result.retryWithoutPreload || result.failure.code === 'connection-lost');
         if (!retryable || attempt === 1) return end('failed', result.failure.message);
         latency.resetDeltas();
-        this.options.logger.info(`responses: retrying after ${result.failure.code}`);
+        this.logger.info(`responses: retrying after ${result.failure.code}`);
       }
     };
     run().catch((error: unknown) => {
-      this.options.logger.error('responses stream failed', error);
+      this.logger.error('responses stream failed', error);
       end('failed', 'Flint hit an internal error; the details are in its log.');
     });
 
@@ -184,6 +196,7 @@ export class ResponsesProvider implements InferenceProvider {
   ): Promise<ExchangeResult> {
     return new Promise<ExchangeResult>((resolve) => {
       let stallTimer: NodeJS.Timeout | null = null;
+      let answered = false;
       const idleTimeoutMs = this.options.idleTimeoutMs ?? 30_000;
       const finish = (result: ExchangeResult): void => {
         if (stallTimer) clearTimeout(stallTimer);
@@ -197,12 +210,21 @@ export class ResponsesProvider implements InferenceProvider {
           finish({ kind: 'failed', socketBroken: true, failure: new InferenceFailure('connection-lost', `The provider stopped sending (nothing for ${Math.round(idleTimeoutMs / 1000)} s).`) });
         }, idleTimeoutMs);
       };
+      const answerSink: StreamSink = {
+        onDelta: (kind, text) => {
+          answered = true;
+          sink.onDelta(kind, text);
+        },
+        onEnd: () => undefined,
+      };
       const events = socket.onEvent((event) => {
         armStallTimer();
-        this.handleEvent(event, latency, sink, finish);
+        this.handleEvent(event, latency, answerSink, finish);
       });
       const closes = socket.onClose((failure) => {
-        finish({ kind: 'failed', socketBroken: true, failure: failure ?? new InferenceFailure('connection-lost', 'The connection closed before the answer completed.') });
+        // The socket knows it dropped; only the exchange knows how far the answer had got.
+        const dropped = failure?.code === 'connection-lost' ? connectionDropped(socket.host, answered ? 'mid-answer' : 'before-answer', this.options.apiKey, socket.closeReason) : failure;
+        finish({ kind: 'failed', socketBroken: true, failure: dropped ?? new InferenceFailure('connection-lost', 'The connection closed before the answer completed.') });
       });
       // Cancellation closes the socket, which ends the exchange through onClose.
       armStallTimer();
@@ -227,23 +249,32 @@ export class ResponsesProvider implements InferenceProvider {
         if (typeof usage?.output_tokens === 'number') latency.outputTokens(usage.output_tokens);
         return finish({ kind: 'completed' });
       }
-      case 'response.incomplete': {
-        const reason = (event.response as { incomplete_details?: { reason?: string } } | undefined)?.incomplete_details?.reason;
-        return finish({ kind: 'incomplete', message: `The answer stopped early${reason ? ` (${reason.replaceAll('_', ' ')})` : ''}.` });
-      }
+      case 'response.incomplete':
+        return finish({ kind: 'incomplete', message: incompleteMessage(event.response, this.options.apiKey) });
       case 'response.failed': {
         const error = (event.response as { error?: { code?: string; message?: string } } | undefined)?.error;
-        return finish({ kind: 'failed', socketBroken: false, failure: failureFromStatus(undefined, error?.message ?? 'the response failed', error?.code) });
+        const failure = failureFromStatus({ status: undefined, providerMessage: typeof error?.message === 'string' ? error.message : 'the response failed', code: error?.code, apiKey: this.options.apiKey });
+        return finish({ kind: 'failed', socketBroken: false, failure });
       }
       case 'error':
-        return finish(inBandError(event));
+        return finish(inBandError(event, this.options.apiKey));
       default:
-        if (!KNOWN_PREFIXES.some((prefix) => event.type.startsWith(prefix)) && !this.loggedUnknown.has(event.type)) {
-          this.loggedUnknown.add(event.type);
-          this.options.logger.warn(`responses: ignored unknown event type ${JSON.stringify(event.type.slice(0, 80))}`);
-        }
+        if (!KNOWN_PREFIXES.some((prefix) => event.type.startsWith(prefix))) this.logUnknown(event.type);
         return;
     }
+  }
+
+  /** Logs an unknown event type the first time it comes, for the first `MAX_LOGGED_UNKNOWN_TYPES` types. */
+  private logUnknown(type: string): void {
+    if (this.loggedUnknown.has(type) || this.unknownLogFull) return;
+    if (this.loggedUnknown.size >= MAX_LOGGED_UNKNOWN_TYPES) {
+      this.unknownLogFull = true;
+      this.loggedUnknown.clear();
+      this.logger.warn('responses: further unknown event types are not logged');
+      return;
+    }
+    this.loggedUnknown.add(type);
+    this.logger.warn(`responses: ignored unknown event type ${JSON.stringify(redactAndCut(type, this.options.apiKey, EVENT_TYPE_MAX))}`);
   }
 
   /**
@@ -304,7 +335,22 @@ function message(role: 'user' | 'developer', text: string): Record<string, unkno
   return { type: 'message', role, content: [{ type: 'input_text', text }] };
 }
 
-function inBandError(event: ResponsesServerEvent): ExchangeResult {
+/**
+ * The words for a `response.incomplete`: its reason, when the server gave a string one.
+ *
+ * The event is server JSON: a hostile or broken server can put anything there (a number,
+ * an object, null), and anything but a string reads as no reason rather than a throw. The
+ * key is hidden and the reason shortened before underscores become spaces: a key with an
+ * underscore would no longer match once re-spelled.
+ */
+function incompleteMessage(response: unknown, apiKey: string | null): string {
+  const details = typeof response === 'object' && response !== null ? (response as { incomplete_details?: unknown }).incomplete_details : undefined;
+  const reason = typeof details === 'object' && details !== null ? (details as { reason?: unknown }).reason : undefined;
+  const words = typeof reason === 'string' ? quoteProvider(reason, apiKey).replaceAll('_', ' ').trim() : '';
+  return `The answer stopped early${words ? ` (${words})` : ''}.`;
+}
+
+function inBandError(event: ResponsesServerEvent, apiKey: string | null): ExchangeResult {
   const error = (event.error ?? event) as { code?: string | null; message?: string; headers?: Record<string, string> };
   const status = typeof event.status === 'number' ? event.status : undefined;
   switch (error.code) {
@@ -313,6 +359,10 @@ function inBandError(event: ResponsesServerEvent): ExchangeResult {
     case 'websocket_connection_limit_reached':
       return { kind: 'failed', socketBroken: true, failure: new InferenceFailure('connection-lost', 'The connection reached the provider’s 60-minute limit.') };
     default:
-      return { kind: 'failed', socketBroken: false, failure: failureFromStatus(status, error.message ?? '', error.code, error.headers?.['retry-after']) };
+      return {
+        kind: 'failed',
+        socketBroken: false,
+        failure: failureFromStatus({ status, providerMessage: typeof error.message === 'string' ? error.message : '', code: error.code, retryAfter: error.headers?.['retry-after'], apiKey }),
+      };
   }
 }

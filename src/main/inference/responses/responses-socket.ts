@@ -10,7 +10,8 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { Emitter, type Disposable, type Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
-import { failureFromNetwork, failureFromStatus, InferenceFailure } from '../inference-failure';
+import { connectionDropped, failureFromNetwork, failureFromStatus, InferenceFailure, quoteProvider } from '../inference-failure';
+import { redactingLogger } from '../redacting-logger';
 
 /** A server event: any JSON object with a string `type`. */
 export type ResponsesServerEvent = { type: string } & Record<string, unknown>;
@@ -38,6 +39,10 @@ let nextSocketId = 1;
 
 export class ResponsesSocket implements Disposable {
   readonly id = nextSocketId++;
+  /** host:port of the endpoint, for messages. */
+  readonly host: string;
+  private _closeReason = '';
+  private readonly logger: Logger;
   private readonly socket: WebSocket;
   private _state: SocketState = 'connecting';
   private _openedAt = 0;
@@ -52,7 +57,9 @@ export class ResponsesSocket implements Disposable {
   readonly opened: Promise<void>;
   private closedByUs = false;
 
-  constructor(private readonly options: ResponsesSocketOptions) {
+  constructor(options: ResponsesSocketOptions) {
+    // Everything this socket logs can come from the server (errors, close reasons).
+    this.logger = redactingLogger(options.logger, options.apiKey);
     const headers: Record<string, string> = {};
     if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
     this.socket = new WebSocket(options.url, {
@@ -61,7 +68,7 @@ export class ResponsesSocket implements Disposable {
       maxPayload: options.maxFrameBytes,
       perMessageDeflate: false,
     });
-    const host = new URL(options.url).host;
+    const host = (this.host = new URL(options.url).host);
     this.opened = new Promise<void>((resolve, reject) => {
       this.socket.once('open', () => {
         this._state = 'open';
@@ -73,7 +80,9 @@ export class ResponsesSocket implements Disposable {
         response.on('data', (chunk: Buffer) => (body = (body + chunk.toString()).slice(0, 4096)));
         response.on('end', () => {
           const parsed = parseErrorBody(body);
-          reject(failureFromStatus(response.statusCode, parsed.message, parsed.code, header(response.headers['retry-after'])));
+          reject(
+            failureFromStatus({ status: response.statusCode, providerMessage: parsed.message, code: parsed.code, retryAfter: header(response.headers['retry-after']), apiKey: options.apiKey }),
+          );
           this.socket.terminate();
         });
       });
@@ -86,16 +95,22 @@ export class ResponsesSocket implements Disposable {
     let errorCode: string | undefined;
     this.socket.on('error', (error: Error & { code?: string }) => {
       errorCode = error.code;
-      options.logger.warn(`responses socket ${this.id} error: ${error.message}`);
+      this.logger.warn(`responses socket ${this.id} error: ${error.message}`);
     });
     this.socket.once('close', (code, reason) => {
       const wasOpen = this._state === 'open';
       this._state = 'closed';
+      this._closeReason = reason.toString();
+      // The close code is for the log: "1006" means nothing to the user.
+      if (!this.closedByUs) this.logger.info(`responses socket ${this.id} closed (code ${code}${this._closeReason ? `: ${this._closeReason}` : ''})`);
+      const said = this._closeReason ? ` (the provider said: ${quoteProvider(this._closeReason, options.apiKey)})` : '';
       const failure = this.closedByUs
         ? null
         : code === 1009 || errorCode === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
           ? new InferenceFailure('protocol-error', 'The provider sent a message larger than Flint accepts; the connection was closed.')
-          : new InferenceFailure('connection-lost', `The connection to ${host} ${wasOpen ? 'dropped' : 'failed'} (code ${code}${reason.length ? `: ${reason.toString()}` : ''}).`);
+          : wasOpen
+            ? connectionDropped(host, 'idle', options.apiKey, this._closeReason)
+            : new InferenceFailure('connection-lost', `${host} closed the connection while opening it${said}.`);
       this._onClose.fire(failure);
       this._onEvent.dispose();
       this._onClose.dispose();
@@ -104,6 +119,11 @@ export class ResponsesSocket implements Disposable {
 
   get state(): SocketState {
     return this._state;
+  }
+
+  /** The reason the other side gave when it closed the socket (WebSocket close frame; often empty). */
+  get closeReason(): string {
+    return this._closeReason;
   }
 
   /** performance.now() when the socket opened (0 before). */
@@ -145,7 +165,7 @@ export class ResponsesSocket implements Disposable {
       event = undefined;
     }
     if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') {
-      this.options.logger.warn(`responses socket ${this.id}: ignored a frame that is not a JSON event`);
+      this.logger.warn(`responses socket ${this.id}: ignored a frame that is not a JSON event`);
       return;
     }
     this._onEvent.fire(event as ResponsesServerEvent);
@@ -154,10 +174,13 @@ export class ResponsesSocket implements Disposable {
 
 function parseErrorBody(body: string): { message: string; code: string | null } {
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: string; code?: string } };
-    return { message: parsed.error?.message ?? '', code: parsed.error?.code ?? null };
+    const parsed = JSON.parse(body) as { error?: { message?: unknown; code?: unknown } } | null;
+    // Server JSON: a message or code that is not a string (a number, an object) is none.
+    const { message, code } = parsed?.error ?? {};
+    return { message: typeof message === 'string' ? message : '', code: typeof code === 'string' ? code : null };
   } catch {
-    return { message: body.slice(0, 200), code: null };
+    // Not JSON: the body itself (at most 4 KiB); failureFromStatus hides the key, then shortens it.
+    return { message: body, code: null };
   }
 }
 

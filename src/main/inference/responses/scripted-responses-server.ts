@@ -1,0 +1,50 @@
+/**
+ * Test support: tiny Responses endpoints that send exactly what a test scripts, for the
+ * malformed, hostile or key-echoing servers the simulator does not play.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/** A running test endpoint: its base URL for the provider, and how to stop it. */
+export interface ScriptedServer {
+  baseUrl: string;
+  close: () => Promise<void>;
+}
+
+/** Sends one server event as a JSON text frame (a test names any shape, valid or not). */
+export function send(client: WebSocket, event: Record<string, unknown>): void {
+  client.send(JSON.stringify(event));
+}
+
+/** A Responses endpoint that answers every `response.create` with `answer`, so tests script the events. */
+export async function scriptedServer(answer: (client: WebSocket) => void): Promise<ScriptedServer> {
+  const sockets = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  sockets.on('connection', (client) => client.on('message', () => answer(client)));
+  await new Promise<void>((resolve) => sockets.once('listening', () => resolve()));
+  const { port } = sockets.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: async () => {
+      for (const client of sockets.clients) client.terminate();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}
+
+/** An endpoint that refuses every WebSocket upgrade with `status` and `body`, so tests script the refusal. */
+export async function rejectingServer(status: number, body: string): Promise<ScriptedServer> {
+  const server: Server = createServer();
+  server.on('upgrade', (_request, socket) => {
+    socket.end(`HTTP/1.1 ${status} Unauthorized\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
