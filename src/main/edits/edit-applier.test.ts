@@ -235,4 +235,36 @@ describe('EditApplier', () => {
     expect((await local.undo()).status).toBe('conflict');
     expect(await read('src/app.ts')).toBe('saved during the undo\n');
   });
+
+  it('keeps the file under its name when a write fails midway, and the journal still names its folder for recovery', async () => {
+    const journal = await UndoJournal.open(journalFile);
+    const local = new EditApplier(project.root, journal, undefined, {
+      quietMs: 0,
+      atStep: async (step) => {
+        if (step === 'captured') throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+      },
+    });
+    await expect(local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null })).rejects.toThrow('EIO');
+    expect(await readdir(project.path('src'))).toEqual(['app.ts']);
+    expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
+    expect(journal.history).toEqual([]);
+    expect([...(await UndoJournal.open(journalFile)).touchedPaths]).toEqual([project.path('src/app.ts')]);
+  });
+
+  it('leaves nothing to redo when a move is refused because its source was saved meanwhile', async () => {
+    let saved = false;
+    const local = new EditApplier(project.root, await UndoJournal.open(journalFile), undefined, {
+      quietMs: 0,
+      atStep: async (step) => {
+        if (step !== 'before-capture' || saved) return;
+        saved = true;
+        await writeFile(project.path('src/app.ts'), 'the user saved this\n');
+      },
+    });
+    expect((await local.moveFile('src/app.ts', 'src/moved.ts')).status).toBe('conflict');
+    expect((await local.redo()).status).toBe('empty');
+    await local.dispose();
+    expect(await readdir(project.path('src'))).toEqual(['app.ts']);
+    expect(await read('src/app.ts')).toBe('the user saved this\n');
+  });
 });

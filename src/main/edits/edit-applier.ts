@@ -107,8 +107,9 @@ export class EditApplier {
         try {
           await this.commit(source, bytes, null, mode);
         } catch (error) {
-          // The source could not go: take the copy back (only if it is still Flint's).
-          await this.restore(entry, 'undo');
+          // The source could not go: take the copy back (only if it is still Flint's), and
+          // forget it, so no redo creates the copy again.
+          if ((await this.restore(entry, 'undo')).status === 'done') await this.journal.drop(entry);
           throw error;
         }
         return { status: 'applied', entry, tolerances: [], merged: false };

@@ -214,9 +214,9 @@ export class EditService implements Disposable {
 
 /** Puts back files a crash left taken aside mid-write (in the folders the journal names). */
 async function recoverInterruptedWrites(root: string, journal: UndoJournal, warn?: (message: string) => void): Promise<void> {
-  const entries = journal.history.filter((entry) => isInsideRoot(root, entry.absolutePath));
-  const folders = entries.map((entry) => parentPath(toPosixRelative(root, entry.absolutePath)));
-  const images = entries.flatMap((entry) => [entry.before, entry.after]).filter((bytes) => bytes !== null);
+  const paths = [...journal.touchedPaths].filter((path) => isInsideRoot(root, path));
+  const folders = paths.map((path) => parentPath(toPosixRelative(root, path)));
+  const images = journal.history.flatMap((entry) => [entry.before, entry.after]).filter((bytes) => bytes !== null);
   const report = await recoverScratchFiles(root, folders, (bytes) => images.some((image) => Buffer.from(image).equals(Buffer.from(bytes))));
   for (const path of report.restored) warn?.(`Flint was interrupted while writing ${path}; the file was put back as it was.`);
   for (const path of report.kept) warn?.(`Flint was interrupted while writing a file; a version it had set aside is kept as ${path}.`);

@@ -45,6 +45,8 @@ export class UndoJournal {
   private constructor(
     private readonly file: string,
     private readonly entries: JournalEntry[],
+    /** Every path Flint began a write to, dropped entries included: where a crash may have left scratch files. */
+    private readonly touched: Set<string>,
   ) {}
 
   /** Opens (or starts) the journal at `file`; a torn last line from a crash is skipped. */
@@ -54,6 +56,7 @@ export class UndoJournal {
       throw error;
     });
     const entries: JournalEntry[] = [];
+    const touched = new Set<string>();
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       let record: JournalRecord;
@@ -63,6 +66,7 @@ export class UndoJournal {
         continue;
       }
       if (record.op === 'write') {
+        touched.add(record.absolutePath);
         entries.push({
           id: record.id,
           path: record.path,
@@ -81,7 +85,12 @@ export class UndoJournal {
         if (entry) entry.undone = record.op === 'undo';
       }
     }
-    return new UndoJournal(file, entries);
+    return new UndoJournal(file, entries, touched);
+  }
+
+  /** Every file Flint began writing, including writes that did not happen (absolute paths). */
+  get touchedPaths(): ReadonlySet<string> {
+    return this.touched;
   }
 
   /** Newest first, for the UI's undo list. */
@@ -107,6 +116,7 @@ export class UndoJournal {
       at: entry.at,
     });
     this.entries.push(entry);
+    this.touched.add(entry.absolutePath);
     return entry;
   }
 

@@ -2,6 +2,13 @@
  * A file taken out of its name for a moment so that Flint knows exactly which bytes it
  * replaces: renamed aside (atomic), then read through a handle that stays open, so a
  * writer that still holds the file open is seen if it writes again.
+ *
+ * Scratch names beside a file, `.name.flint-<12 hex>.<kind>`, by kind:
+ * - `tmp`: Flint's next version, being written;
+ * - `aside`: the captured file while the name is free (a crash here: put it back);
+ * - `grace`: the replaced file after a finished write, watched for a late writer (a crash
+ *   here: the write happened; keep the bytes only if no journal knows them);
+ * - `ours`: Flint's own file taken back out while a late writer's save is put back.
  */
 import { constants } from 'node:fs';
 import { link, lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
@@ -13,6 +20,11 @@ import type { ProjectFolder } from './project-folder';
 /** O_NOFOLLOW: a symlink put under the name is captured as a link, never read through. */
 const CAPTURE_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
+export type ScratchKind = 'tmp' | 'aside' | 'grace' | 'ours';
+const SCRATCH_KINDS: readonly ScratchKind[] = ['tmp', 'aside', 'grace', 'ours'];
+const MARKER = '.flint-';
+const HEX_LENGTH = 12;
+
 /** Identity and content stamp of a file: inode, size, modification time in ns. */
 export type FileStamp = string;
 
@@ -21,19 +33,21 @@ export function stampOf(stats: BigIntStats): FileStamp {
 }
 
 export interface CapturedFile {
-  /** Its name while aside, in the same folder. */
-  readonly aside: string;
-  /** A regular file (not a link, folder or device put under the name). */
-  readonly isFile: boolean;
-  readonly bytes: Uint8Array;
-  readonly stamp: FileStamp;
+  /** Its scratch name in the same folder (renamed from `aside` to `grace` once the write is done). */
+  aside: string;
+  /** A regular file, read whole without a write in between, holding exactly the expected bytes. */
+  readonly matches: boolean;
   /** Whether anyone wrote into it since it was read: stamp, then bytes (mtime ticks are coarse). */
   changedSinceRead(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/** Renames `name` aside and reads it; null if there is no such name (any more). */
-export async function captureFile(folder: ProjectFolder, name: string): Promise<CapturedFile | null> {
+/**
+ * Renames `name` aside and compares it with `expected`; null if there is no such name
+ * (any more). On any failure after the rename the file is put back before the error
+ * is thrown: a capture never leaves the user's file under a hidden name.
+ */
+export async function captureFile(folder: ProjectFolder, name: string, expected: Uint8Array): Promise<CapturedFile | null> {
   const aside = scratchName(name, 'aside');
   try {
     await rename(folder.entry(name), folder.entry(aside));
@@ -41,58 +55,77 @@ export async function captureFile(folder: ProjectFolder, name: string): Promise<
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
-  let handle: FileHandle;
+  let handle: FileHandle | null = null;
   try {
-    handle = await open(folder.entry(aside), CAPTURE_FLAGS);
+    handle = await open(folder.entry(aside), CAPTURE_FLAGS).catch((error: unknown) => {
+      // ELOOP: a symlink was put under the name. It is captured as what it is, and put back.
+      if (errorCode(error) === 'ELOOP') return null;
+      throw error;
+    });
+    if (handle === null) return { aside, matches: false, changedSinceRead: async () => false, close: async () => undefined };
+    const opened = handle;
+    const before = await opened.stat({ bigint: true });
+    // Compared by size first: a file swapped for a huge one is never read whole.
+    const comparable = before.isFile() && Number(before.size) === expected.length;
+    const bytes = comparable ? await readAll(opened) : new Uint8Array();
+    const after = await opened.stat({ bigint: true });
+    // A write during the read may have torn it: such a capture never matches.
+    const matches = comparable && stampOf(before) === stampOf(after) && Buffer.from(bytes).equals(Buffer.from(expected));
+    return {
+      aside,
+      matches,
+      changedSinceRead: async () => {
+        const now = await opened.stat({ bigint: true });
+        if (stampOf(now) !== stampOf(after)) return true;
+        return !Buffer.from(await readAll(opened)).equals(Buffer.from(bytes));
+      },
+      close: () => opened.close(),
+    };
   } catch (error) {
-    if (errorCode(error) !== 'ELOOP') throw error;
-    const stats = await lstat(folder.entry(aside), { bigint: true });
-    return { aside, isFile: false, bytes: new Uint8Array(), stamp: stampOf(stats), changedSinceRead: async () => false, close: async () => undefined };
+    await handle?.close().catch(() => undefined);
+    await putBack(folder, name, aside).catch(() => undefined);
+    throw error;
   }
-  const before = await handle.stat({ bigint: true });
-  const bytes = before.isFile() ? await readAll(handle) : new Uint8Array();
-  const after = await handle.stat({ bigint: true });
-  // A write during the read may have torn it: such a capture never equals what Flint expects.
-  const torn = stampOf(before) !== stampOf(after);
-  return {
-    aside,
-    isFile: before.isFile() && !torn,
-    bytes,
-    stamp: stampOf(after),
-    changedSinceRead: async () => {
-      const now = await handle.stat({ bigint: true });
-      if (stampOf(now) !== stampOf(after)) return true;
-      return !Buffer.from(await readAll(handle)).equals(Buffer.from(bytes));
-    },
-    close: () => handle.close(),
-  };
 }
 
 /**
- * Puts a captured file back under its name. If something else took the name meanwhile,
- * the captured bytes are kept under a visible name beside it, which is returned.
+ * Puts a scratch file back under `name`. If something else took the name meanwhile, the
+ * scratch file is kept beside it under a visible name, which is returned.
  */
-export async function putBack(folder: ProjectFolder, name: string, captured: CapturedFile): Promise<string | undefined> {
-  try {
-    await link(folder.entry(captured.aside), folder.entry(name));
-  } catch (error) {
-    // A folder (put under the name in a race) cannot be hard-linked: rename it back, unless the name was taken again.
-    if (errorCode(error) === 'EPERM' && !captured.isFile) return renameBackUnlessTaken(folder, name, captured.aside);
-    if (errorCode(error) !== 'EEXIST') throw error;
-    return keepBeside(folder, name, captured.aside);
-  }
-  await unlink(folder.entry(captured.aside));
+export async function putBack(folder: ProjectFolder, name: string, scratch: string): Promise<string | undefined> {
+  if (!(await placeUnlessTaken(folder, scratch, name))) return keepBeside(folder, name, scratch);
+  await unlink(folder.entry(scratch)).catch(() => undefined);
   return undefined;
 }
 
 /**
- * A late writer's bytes are in `captured`, and Flint's file (`ourStamp`; null when Flint
- * deleted it) is under the name: the writer's save wins. Returns where its bytes were
- * kept if they could not go back under the name (someone saved again meanwhile).
+ * Gives the file at `from` the name `to` unless `to` exists: link(2), which fails if the
+ * name is taken. Where the file system has no hard links (exFAT, FAT32, some network
+ * mounts) or `from` is a folder, a rename after checking the name is free: a save landing
+ * in between those two calls is the one window left there.
  */
-export async function restoreOverOurs(folder: ProjectFolder, name: string, captured: CapturedFile, ourStamp: FileStamp | null): Promise<string | undefined> {
+export async function placeUnlessTaken(folder: ProjectFolder, from: string, to: string): Promise<boolean> {
+  try {
+    await link(folder.entry(from), folder.entry(to));
+    return true;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK' && code !== 'ENOSYS') throw error;
+  }
+  if (await exists(folder.entry(to))) return false;
+  await rename(folder.entry(from), folder.entry(to));
+  return true;
+}
+
+/**
+ * A late writer's bytes are in the scratch file `captured`, and Flint's file (`ourStamp`;
+ * null when Flint deleted it) is under the name: the writer's save wins. Returns where
+ * bytes were kept beside the name, if any could not go back under it.
+ */
+export async function restoreOverOurs(folder: ProjectFolder, name: string, captured: string, ourStamp: FileStamp | null): Promise<string | undefined> {
   if (ourStamp === null) return putBack(folder, name, captured);
-  const ours = scratchName(name, 'aside');
+  const ours = scratchName(name, 'ours');
   try {
     await rename(folder.entry(name), folder.entry(ours));
   } catch (error) {
@@ -105,54 +138,63 @@ export async function restoreOverOurs(folder: ProjectFolder, name: string, captu
     return putBack(folder, name, captured);
   }
   // Not Flint's any more: another save landed. It goes back; the late bytes are kept beside.
-  const keptOther = await putBack(folder, name, { ...captured, aside: ours });
-  const kept = await keepBeside(folder, name, captured.aside);
-  return keptOther ?? kept;
+  const keptOther = await putBack(folder, name, ours);
+  const kept = await keepBeside(folder, name, captured);
+  return keptOther === undefined ? kept : `${kept} and ${keptOther}`;
 }
 
-async function renameBackUnlessTaken(folder: ProjectFolder, name: string, aside: string): Promise<string | undefined> {
-  const taken = await lstat(folder.entry(name)).then(() => true, () => false);
-  if (taken) return folder.display(aside);
-  await rename(folder.entry(aside), folder.entry(name));
-  return undefined;
-}
-
-/** Renames a scratch file to a visible `name.flint-kept-<time>[-n]` so the user finds it. */
-async function keepBeside(folder: ProjectFolder, name: string, scratch: string): Promise<string> {
+/** Renames a scratch file to a visible `stem.flint-kept-<time>[-n].ext` so the user finds it. */
+export async function keepBeside(folder: ProjectFolder, name: string, scratch: string): Promise<string> {
   const dot = name.lastIndexOf('.');
   const stem = dot > 0 ? name.slice(0, dot) : name;
   const extension = dot > 0 ? name.slice(dot) : '';
   const time = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   for (let attempt = 0; ; attempt += 1) {
     const kept = `${stem}.flint-kept-${time}${attempt === 0 ? '' : `-${attempt}`}${extension}`;
-    try {
-      // link + unlink: never replaces an existing file, unlike rename.
-      await link(folder.entry(scratch), folder.entry(kept));
-      await unlink(folder.entry(scratch));
+    if (await placeUnlessTaken(folder, scratch, kept)) {
+      await unlink(folder.entry(scratch)).catch(() => undefined);
       return folder.display(kept);
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST' || attempt > 100) throw error;
     }
+    if (attempt > 100) throw new Error(`Could not find a free name beside ${folder.display(name)}.`);
   }
 }
 
 /** A hidden scratch name beside `name` that no one else uses: `.name.flint-<random>.<kind>`. */
-export function scratchName(name: string, kind: 'tmp' | 'aside'): string {
-  return `.${name}.flint-${randomBytes(6).toString('hex')}.${kind}`;
+export function scratchName(name: string, kind: ScratchKind): string {
+  return `.${name}${MARKER}${randomBytes(HEX_LENGTH / 2).toString('hex')}.${kind}`;
 }
 
-/** Whether a file name is one of Flint's scratch names (hidden from the tree and the watcher's users). */
+/** The same scratch file under another kind (`.aside` → `.grace`): one random part per capture. */
+export function renamedKind(scratch: string, kind: ScratchKind): string {
+  return `${scratch.slice(0, scratch.lastIndexOf('.'))}.${kind}`;
+}
+
+/** The kind and the file's own name, if `name` is one of Flint's scratch names; else null. */
+export function parseScratchName(name: string): { kind: ScratchKind; of: string } | null {
+  if (!name.startsWith('.')) return null;
+  const kind = SCRATCH_KINDS.find((candidate) => name.endsWith(`.${candidate}`));
+  if (kind === undefined) return null;
+  const markerAt = name.length - kind.length - 1 - HEX_LENGTH - MARKER.length;
+  if (markerAt < 2 || !name.startsWith(MARKER, markerAt)) return null;
+  const hex = name.slice(markerAt + MARKER.length, markerAt + MARKER.length + HEX_LENGTH);
+  return /^[0-9a-f]{12}$/.test(hex) ? { kind, of: name.slice(1, markerAt) } : null;
+}
+
+/** Whether a file name is one of Flint's scratch names (hidden from the tree). */
 export function isScratchName(name: string): boolean {
-  if (!name.startsWith('.')) return false;
-  const kind = name.endsWith('.tmp') ? '.tmp' : name.endsWith('.aside') ? '.aside' : null;
-  if (kind === null) return false;
-  const marker = name.length - kind.length - 12 - '.flint-'.length;
-  return marker > 1 && name.startsWith('.flint-', marker) && /^[0-9a-f]{12}$/.test(name.slice(marker + 7, marker + 19));
+  return parseScratchName(name) !== null;
+}
+
+export async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function readAll(handle: FileHandle): Promise<Uint8Array> {
   const { size } = await handle.stat();
-  const buffer = Buffer.alloc(Number(size));
+  const buffer = Buffer.alloc(size);
   let offset = 0;
   while (offset < buffer.length) {
     const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, offset);
@@ -174,11 +216,9 @@ export async function writeTemporary(folder: ProjectFolder, name: string, bytes:
     await handle.sync();
     return { name: temporary, stamp: stampOf(await handle.stat({ bigint: true })) };
   } catch (error) {
-    await handle.close();
     await unlink(folder.entry(temporary)).catch(() => undefined);
     throw error;
   } finally {
-    // Closing twice (after the catch) only rejects, and that is ignored.
-    await handle.close().catch(() => undefined);
+    await handle.close();
   }
 }

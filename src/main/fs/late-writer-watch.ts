@@ -1,11 +1,11 @@
 /**
- * Keeps the user's replaced files aside for a grace period and watches them: an editor
+ * Keeps every file Flint replaced aside for a grace period and watches it: an editor
  * that opened the file before Flint replaced it and writes the rest of its save later
  * writes into that captured inode. Its bytes are then put back under the name (or kept
  * beside it) and reported — never deleted with the scratch file.
  */
 import { unlink } from 'node:fs/promises';
-import { restoreOverOurs, type CapturedFile, type FileStamp } from './captured-file';
+import { keepBeside, restoreOverOurs, type CapturedFile, type FileStamp } from './captured-file';
 import type { ProjectFolder } from './project-folder';
 
 /** What a late writer did, for a notice. */
@@ -24,7 +24,11 @@ export interface WatchedCapture {
   ourStamp: FileStamp | null;
 }
 
-/** At most this many captures are watched at once; the oldest is checked early beyond it (open handles). */
+/**
+ * At most this many captures are watched at once (each holds two open handles); beyond
+ * it the oldest is checked early, so an Accept all across many files gives its first
+ * files less than the full grace period.
+ */
 const MAX_WATCHED = 32;
 
 export class LateWriterWatch {
@@ -65,14 +69,17 @@ export class LateWriterWatch {
     try {
       changed = await captured.changedSinceRead();
       if (changed) {
-        const keptAs = await restoreOverOurs(folder, name, captured, ourStamp);
+        const keptAs = await restoreOverOurs(folder, name, captured.aside, ourStamp);
         this.report({ path: folder.display(name), ...(keptAs !== undefined ? { keptAs } : {}) });
       } else {
         await unlink(folder.entry(captured.aside)).catch(() => undefined);
       }
     } catch {
-      // Could not put them back: the bytes stay in the scratch file, and the user is told where.
-      if (changed) this.report({ path: folder.display(name), keptAs: folder.display(captured.aside) });
+      // Could not put them back: the bytes are kept beside under a visible name (or stay in the scratch file), and the user is told where.
+      if (changed) {
+        const keptAs = await keepBeside(folder, name, captured.aside).catch(() => folder.display(captured.aside));
+        this.report({ path: folder.display(name), keptAs });
+      }
     } finally {
       await captured.close().catch(() => undefined);
       await folder.close().catch(() => undefined);

@@ -1,9 +1,29 @@
-import { mkdir, open, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { isScratchName } from './captured-file';
 import { ProjectFileWriter, type WriteStep } from './project-file-writer';
+
+// link(2) fails where a file system has no hard links (exFAT, FAT32, some network mounts:
+// EPERM) and anywhere on an I/O error: the next link onto `name` fails with `code`.
+const linkFault = vi.hoisted(() => ({ name: null as string | null, code: 'EPERM' }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...actual,
+    link: async (from: string, to: string) => {
+      if (linkFault.name !== null && to.endsWith(`/${linkFault.name}`)) {
+        linkFault.name = null;
+        throw Object.assign(new Error(`${linkFault.code}: link '${from}' -> '${to}'`), { code: linkFault.code });
+      }
+      return actual.link(from, to);
+    },
+  };
+});
+
+const openHandles = () => readdirSync('/proc/self/fd').length;
 
 const ORIGINAL = Buffer.from('original\n');
 const FLINTS = Buffer.from('flint wrote this\n');
@@ -29,6 +49,7 @@ describe('ProjectFileWriter', () => {
   });
 
   afterEach(async () => {
+    linkFault.name = null;
     await project.remove();
     await outside.remove();
   });
@@ -115,6 +136,62 @@ describe('ProjectFileWriter', () => {
     expect(await readFile(project.path(reports[0]!.keptAs!), 'utf8')).toBe(USERS.toString());
   });
 
+  it('writes where the file system has no hard links, by a rename once the name is checked free', async () => {
+    const writer = new ProjectFileWriter(project.root, { quietMs: 0 });
+    linkFault.name = 'app.ts';
+    expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'written' });
+    expect(await readFile(path())).toEqual(FLINTS);
+    await writer.dispose();
+    expect(await scratchLeft()).toEqual([]);
+  });
+
+  it('puts the user’s file back under its name when a step after the capture fails', async () => {
+    const writer = new ProjectFileWriter(project.root, { quietMs: 0 });
+    linkFault.name = 'app.ts';
+    linkFault.code = 'EIO';
+    await expect(writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).rejects.toMatchObject({ code: 'EIO' });
+    linkFault.code = 'EPERM';
+    expect(await readFile(path())).toEqual(ORIGINAL);
+    expect(await scratchLeft()).toEqual([]);
+  });
+
+  it('never reads a file swapped for a huge one whole, puts it back, and leaves no handle open', async () => {
+    const writer = new ProjectFileWriter(project.root, {
+      quietMs: 0,
+      atStep: async (step) => {
+        if (step !== 'before-capture') return;
+        await writeFile(`${path()}~save`, '');
+        await truncate(`${path()}~save`, 2 ** 40);
+        await rename(`${path()}~save`, path());
+      },
+    });
+    const before = openHandles();
+    expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'changed' });
+    expect((await stat(path())).size).toBe(2 ** 40);
+    expect(openHandles()).toBe(before);
+    expect(await scratchLeft()).toEqual([]);
+  });
+
+  it('puts back what an editor that opened Flint’s own last write wrote into it after the next write', async () => {
+    const reports: unknown[] = [];
+    let editor: Awaited<ReturnType<typeof open>> | null = null;
+    const writer = new ProjectFileWriter(project.root, {
+      quietMs: 0,
+      graceMs: 60_000,
+      onLateWriter: (report) => reports.push(report),
+      atStep: async (step) => {
+        if (step === 'verified' && editor !== null) await editor.write(USERS, 0, USERS.length, 0);
+      },
+    });
+    expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'written' });
+    editor = await open(path(), 'r+');
+    expect(await writer.replace('src/app.ts', FLINTS, Buffer.from('flint wrote this again\n'), 0o644)).toEqual({ status: 'written' });
+    await editor.close();
+    await writer.dispose();
+    expect((await readFile(path(), 'utf8')).startsWith(USERS.toString())).toBe(true);
+    expect(reports).toHaveLength(1);
+  });
+
   it('waits for a file still being saved before letting its bytes be read', async () => {
     const writer = new ProjectFileWriter(project.root, { quietMs: 200 });
     await writeFile(path(), USERS);
@@ -143,6 +220,32 @@ describe('ProjectFileWriter', () => {
         expect(await readdir(outside.root)).toEqual([]);
       });
     }
+
+    it('refuses without /proc (macOS, Windows) too: nothing outside is renamed, written or left hidden', async () => {
+      await project.write({ 'src-copy/app.ts': ORIGINAL });
+      const copy = await createTempProject({ 'src/app.ts': ORIGINAL });
+      const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+      try {
+        Object.defineProperty(process, 'platform', { value: 'darwin' });
+        vi.resetModules();
+        const { ProjectFileWriter: WriterWithoutProc } = await import('./project-file-writer');
+        const writer = new WriterWithoutProc(project.root, {
+          quietMs: 0,
+          atStep: async (step) => {
+            if (step !== 'before-capture') return;
+            await rename(project.path('src'), project.path('src-moved'));
+            await symlink(copy.path('src'), project.path('src'));
+          },
+        });
+        await expect(writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).rejects.toMatchObject({ code: 'outside-project' });
+        expect(await readdir(copy.path('src'))).toEqual(['app.ts']);
+        expect(await readFile(copy.path('src/app.ts'))).toEqual(ORIGINAL);
+      } finally {
+        Object.defineProperty(process, 'platform', platform);
+        vi.resetModules();
+        await copy.remove();
+      }
+    });
 
     it('refuses a path whose folder is a link now, though it was a folder when checked', async () => {
       await rename(project.path('src'), project.path('src-moved'));

@@ -16,10 +16,9 @@
  * default save). Every step goes through a `ProjectFolder` handle, so no swapped symlink
  * sends a byte outside the project.
  */
-import { link, lstat, unlink } from 'node:fs/promises';
+import { lstat, rename, unlink } from 'node:fs/promises';
 import { FlintFailure } from '../../shared/result';
-import { errorCode } from '../project/fs-errors';
-import { captureFile, putBack, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type FileStamp } from './captured-file';
+import { captureFile, exists, placeUnlessTaken, putBack, renamedKind, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type FileStamp } from './captured-file';
 import { LateWriterWatch, type LateWriterReport } from './late-writer-watch';
 import { ProjectFolder } from './project-folder';
 
@@ -123,18 +122,20 @@ export class ProjectFileWriter {
     await this.lateWriters.flush();
   }
 
-  /** Creates `name` only if nothing has that name: link(2) of a finished temp file is the conditional create. */
+  /** Creates `name` only if nothing has that name: placing a finished temp file with link(2) is the conditional create. */
   private async create(folder: ProjectFolder, name: string, next: Uint8Array, mode: number): Promise<ReplaceOutcome> {
     const temporary = await writeTemporary(folder, name, next, mode);
     try {
-      await link(folder.entry(temporary.name), folder.entry(name));
-    } catch (error) {
-      if (errorCode(error) === 'EEXIST') return { status: 'changed' };
-      throw error;
+      await this.refuseIfOutside(folder, name);
+      await this.atStep('captured');
+      if (!(await placeUnlessTaken(folder, temporary.name, name))) return { status: 'changed' };
+      if (!(await folder.isStillInside())) {
+        await this.takeOursBack(folder, name, temporary.stamp);
+        throw this.movedOut(folder, name);
+      }
     } finally {
       await unlink(folder.entry(temporary.name)).catch(() => undefined);
     }
-    await this.confirmInside(folder, name, temporary.stamp, null);
     this.ownStamps.set(folder.display(name), temporary.stamp);
     await folder.sync();
     return { status: 'written' };
@@ -142,86 +143,71 @@ export class ProjectFileWriter {
 
   private async swap(folder: ProjectFolder, name: string, expected: Uint8Array, next: Uint8Array | null, mode: number): Promise<{ outcome: ReplaceOutcome; handedOver: boolean }> {
     const path = folder.display(name);
-    const ownBefore = this.ownStamps.get(path);
     const temporary = next === null ? null : await writeTemporary(folder, name, next, mode);
     const ourStamp = temporary?.stamp ?? null;
     let captured: CapturedFile | null = null;
+    /** Flint's file is under the name: undoing means putting the captured one back over it. */
+    let placed = false;
     try {
       await this.atStep('before-capture');
+      await this.refuseIfOutside(folder, name);
       // Only a regular file is ever taken aside (a folder or a link swapped in stays as it is).
       const present = await lstat(folder.entry(name)).catch(() => null);
       if (present !== null && !present.isFile()) return { outcome: { status: 'changed' }, handedOver: false };
-      captured = await captureFile(folder, name);
+      captured = await captureFile(folder, name, expected);
       if (captured === null) return { outcome: { status: 'changed' }, handedOver: false };
-      if (!captured.isFile || !Buffer.from(captured.bytes).equals(Buffer.from(expected))) {
-        return { outcome: changed(await putBack(folder, name, captured)), handedOver: false };
-      }
+      if (!captured.matches) return { outcome: changed(await putBack(folder, name, captured.aside)), handedOver: false };
       await this.atStep('captured');
-      // link(2) is the conditional step; a delete only checks that the name stayed free.
-      const taken = temporary !== null ? !(await linkUnlessTaken(folder, temporary.name, name)) : await exists(folder.entry(name));
-      if (taken) {
-        // Someone saved under the name while it was aside: theirs stays; the capture was only the base.
+      // Placing with link(2) is the conditional step; a delete only checks that the name stayed free.
+      placed = temporary !== null && (await placeUnlessTaken(folder, temporary.name, name));
+      if (temporary !== null ? !placed : await exists(folder.entry(name))) {
+        // Someone saved under the name while it was free: theirs stays; the capture was only the base.
         await unlink(folder.entry(captured.aside));
         return { outcome: { status: 'changed' }, handedOver: false };
       }
       await this.atStep('linked');
       if (await captured.changedSinceRead()) {
         // A writer that had the file open wrote into it after all: its save wins.
-        return { outcome: changed(await restoreOverOurs(folder, name, captured, ourStamp)), handedOver: false };
+        return { outcome: changed(await restoreOverOurs(folder, name, captured.aside, ourStamp)), handedOver: false };
       }
-      await this.confirmInside(folder, name, ourStamp, captured);
+      if (!(await folder.isStillInside())) throw this.movedOut(folder, name);
       await this.atStep('verified');
       if (ourStamp !== null) this.ownStamps.set(path, ourStamp);
       else this.ownStamps.delete(path);
       await folder.sync();
-      if (captured.stamp === ownBefore) {
-        // Flint's own last write, untouched: nobody can hold it open with bytes still to come.
-        await unlink(folder.entry(captured.aside));
-        return { outcome: { status: 'written' }, handedOver: false };
-      }
+      // Done: from here a crash must not bring it back under the name (a delete stays done).
+      const grace = renamedKind(captured.aside, 'grace');
+      await rename(folder.entry(captured.aside), folder.entry(grace));
+      captured.aside = grace;
       this.lateWriters.watch({ folder, name, captured, ourStamp });
       captured = null;
       return { outcome: { status: 'written' }, handedOver: true };
+    } catch (error) {
+      // Whatever failed, the captured file goes back under its name (over Flint's, if placed).
+      if (captured !== null) await (placed ? restoreOverOurs(folder, name, captured.aside, ourStamp) : putBack(folder, name, captured.aside)).catch(() => undefined);
+      throw error;
     } finally {
       if (temporary !== null) await unlink(folder.entry(temporary.name)).catch(() => undefined);
       await captured?.close();
     }
   }
 
-  /**
-   * The folder written into may have been moved out of the project meanwhile: then
-   * Flint's file is taken back out (and the captured one returned) and the write refused.
-   */
-  private async confirmInside(folder: ProjectFolder, name: string, ourStamp: FileStamp | null, captured: CapturedFile | null): Promise<void> {
-    if (await folder.isStillInside()) return;
-    if (captured !== null) await restoreOverOurs(folder, name, captured, ourStamp).catch(() => undefined);
-    else if (ourStamp !== null) {
-      const stats = await lstat(folder.entry(name), { bigint: true }).catch(() => null);
-      if (stats !== null && stampOf(stats) === ourStamp) await unlink(folder.entry(name)).catch(() => undefined);
-    }
-    throw new FlintFailure('outside-project', `Refused: ${folder.display(name)} was moved out of the project while Flint wrote it; Flint's change was taken back.`);
+  /** Refuses before touching anything when the folder is no longer inside the project (no /proc: a link swapped in). */
+  private async refuseIfOutside(folder: ProjectFolder, name: string): Promise<void> {
+    if (!(await folder.isStillInside())) throw this.movedOut(folder, name);
   }
 
+  /** Removes Flint's file from under `name` if it is still Flint's. */
+  private async takeOursBack(folder: ProjectFolder, name: string, ourStamp: FileStamp): Promise<void> {
+    const stats = await lstat(folder.entry(name), { bigint: true }).catch(() => null);
+    if (stats !== null && stampOf(stats) === ourStamp) await unlink(folder.entry(name)).catch(() => undefined);
+  }
+
+  private movedOut(folder: ProjectFolder, name: string): FlintFailure {
+    return new FlintFailure('outside-project', `Refused: the folder of ${folder.display(name)} is no longer inside the project (moved, or replaced by a link); nothing of Flint's was left there.`);
+  }
 }
 
 function changed(keptAs: string | undefined): ReplaceOutcome {
   return keptAs === undefined ? { status: 'changed' } : { status: 'changed', keptAs };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** link(2): false if the name is taken (by a save that landed while it was free). */
-async function linkUnlessTaken(folder: ProjectFolder, from: string, to: string): Promise<boolean> {
-  try {
-    await link(folder.entry(from), folder.entry(to));
-    return true;
-  } catch (error) {
-    if (errorCode(error) === 'EEXIST') return false;
-    throw error;
-  }
 }

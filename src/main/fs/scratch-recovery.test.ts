@@ -9,11 +9,13 @@ import { recoverScratchFiles } from './scratch-recovery';
 const tsx = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 /** Runs a replace in a child process that dies (exit 137) at `step`, as a crash or a kill -9 would. */
-function crashDuringReplace(root: string, step: string): void {
+function crashDuringReplace(root: string, step: string, next: string | null = 'flint\n'): void {
   const script = `
-    import(${JSON.stringify(join(import.meta.dirname, 'project-file-writer.ts'))}).then(({ ProjectFileWriter }) => {
+    import(${JSON.stringify(join(import.meta.dirname, 'project-file-writer.ts'))}).then(async ({ ProjectFileWriter }) => {
       const writer = new ProjectFileWriter(${JSON.stringify(root)}, { quietMs: 0, atStep: async (at) => { if (at === ${JSON.stringify(step)}) process.exit(137); } });
-      return writer.replace('src/app.ts', Buffer.from('original\\n'), Buffer.from('flint\\n'), 0o644);
+      const outcome = await writer.replace('src/app.ts', Buffer.from('original\\n'), ${next === null ? 'null' : `Buffer.from(${JSON.stringify(next)})`}, 0o644);
+      // Done and reported: the app dies within the grace period.
+      if (outcome.status === 'written') process.exit(137);
     });
   `;
   try {
@@ -52,5 +54,12 @@ describe('recoverScratchFiles', () => {
     const unknown = await recoverScratchFiles(project.root, ['src'], () => false);
     expect(unknown.kept).toHaveLength(1);
     expect(await readFile(project.path(unknown.kept[0]!), 'utf8')).toBe('bytes no journal knows\n');
+  });
+
+  it('never brings back a file whose delete was done, when the app died during the grace period', async () => {
+    crashDuringReplace(project.root, 'never', null);
+    const report = await recoverScratchFiles(project.root, ['src'], (bytes) => Buffer.from(bytes).toString() === 'original\n');
+    expect(report).toEqual({ restored: [], kept: [] });
+    expect(await readdir(project.path('src'))).toEqual([]);
   });
 });

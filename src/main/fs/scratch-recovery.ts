@@ -4,10 +4,11 @@
  * leave the user's file under a hidden scratch name.
  *
  * Only folders Flint wrote into are looked at (every write is journaled before it
- * starts, so the journal names them all): no project-wide scan at open.
+ * starts, and the journal remembers the path even of writes that failed): no
+ * project-wide scan at open.
  */
-import { readdir, readFile, unlink } from 'node:fs/promises';
-import { isScratchName, putBack } from './captured-file';
+import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
+import { exists, keepBeside, parseScratchName, putBack, type ScratchKind } from './captured-file';
 import { ProjectFolder } from './project-folder';
 
 export interface RecoveryReport {
@@ -16,6 +17,12 @@ export interface RecoveryReport {
   /** Scratch files kept under a visible name: their bytes are known to no journal entry. */
   kept: string[];
 }
+
+/**
+ * The order scratch files are settled in: the user's captured file first (it gets the
+ * name back), then Flint's own, then finished writes' leftovers, then temp files.
+ */
+const ORDER: readonly ScratchKind[] = ['aside', 'ours', 'grace', 'tmp'];
 
 /**
  * Looks through `folders` (real project-relative paths) of the project at `root`.
@@ -31,8 +38,13 @@ export async function recoverScratchFiles(root: string, folders: Iterable<string
       continue; // Gone, or no longer a folder inside the project: nothing of Flint's to recover there.
     }
     try {
-      const names = await readdir(folder.entry(''));
-      for (const scratch of names.filter(isScratchName)) await recoverOne(folder, scratch, new Set(names), isKnown, report);
+      const scratch = (await readdir(folder.entry('')))
+        .map((name) => ({ name, parsed: parseScratchName(name) }))
+        .filter((entry) => entry.parsed !== null)
+        .sort((a, b) => ORDER.indexOf(a.parsed!.kind) - ORDER.indexOf(b.parsed!.kind));
+      for (const { name, parsed } of scratch) {
+        await recoverOne(folder, name, parsed!.kind, parsed!.of, isKnown, report).catch(() => undefined);
+      }
     } catch {
       // Unreadable folder: leave it; the scratch files stay where they are.
     } finally {
@@ -42,26 +54,18 @@ export async function recoverScratchFiles(root: string, folders: Iterable<string
   return report;
 }
 
-async function recoverOne(folder: ProjectFolder, scratch: string, names: ReadonlySet<string>, isKnown: (bytes: Uint8Array) => boolean, report: RecoveryReport): Promise<void> {
-  if (scratch.endsWith('.tmp')) {
-    await unlink(folder.entry(scratch)).catch(() => undefined);
-    return;
-  }
-  // `.name.flint-<12 hex>.aside` → name
-  const name = scratch.slice(1, -'.flint-000000000000.aside'.length);
-  const bytes = await readFile(folder.entry(scratch));
-  const capture = { aside: scratch, isFile: true, bytes, stamp: '', changedSinceRead: async () => false, close: async () => undefined };
-  if (!names.has(name)) {
-    const kept = await putBack(folder, name, capture);
+async function recoverOne(folder: ProjectFolder, scratch: string, kind: ScratchKind, name: string, isKnown: (bytes: Uint8Array) => boolean, report: RecoveryReport): Promise<void> {
+  const stats = await lstat(folder.entry(scratch));
+  if (!stats.isFile()) return; // Not something Flint made.
+  if (kind === 'tmp') return unlink(folder.entry(scratch));
+  // A capture mid-swap (or Flint's own file mid-restore) goes back if the name is free: the
+  // write never finished. A finished write's leftover never does: a delete stays done.
+  if ((kind === 'aside' || kind === 'ours') && !(await exists(folder.entry(name)))) {
+    const kept = await putBack(folder, name, scratch);
     if (kept === undefined) report.restored.push(folder.display(name));
     else report.kept.push(kept);
     return;
   }
-  if (isKnown(bytes)) {
-    await unlink(folder.entry(scratch));
-    return;
-  }
-  // The name is taken, so this keeps the bytes beside it under a visible name.
-  const kept = await putBack(folder, name, capture);
-  if (kept !== undefined) report.kept.push(kept);
+  if (isKnown(await readFile(folder.entry(scratch)))) return unlink(folder.entry(scratch));
+  report.kept.push(await keepBeside(folder, name, scratch));
 }
