@@ -2,9 +2,10 @@
  * The ask bar's scope and prompt through a real core: real files in a temp dir, the
  * real watcher seeing saves, and the simulator receiving what would be sent.
  */
-import { mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AskScope } from '../../shared/ask-types';
 import type { EventEnvelope } from '../../shared/contract';
@@ -42,6 +43,32 @@ describe('AskService in a real core', () => {
     await writeFile(project.path(path), text);
     await waitFor(() => core.currentFile.value.path === path && core.currentFile.value.at !== before, `the save of ${path}`);
   };
+  /**
+   * Saves as an editor writing in place does: truncates, then writes in 512 KB pieces,
+   * pausing between them for longer than a read takes (a slow disk, a loaded machine).
+   */
+  const writeInPieces = async (path: string, text: string, pauseMs = 50) => {
+    const bytes = Buffer.from(text);
+    const handle = await open(project.path(path), 'w');
+    try {
+      for (let offset = 0; offset < bytes.length; offset += 512 * 1024) {
+        if (offset > 0) await sleep(pauseMs);
+        await handle.write(bytes, offset, Math.min(512 * 1024, bytes.length - offset), offset);
+      }
+    } finally {
+      await handle.close();
+    }
+  };
+  /** Starts a save in pieces and resolves at its first change event, while the editor is still writing (`written`: when it is done). */
+  const startSaveInPieces = async (path: string, text: string): Promise<{ written: Promise<void> }> => {
+    const before = core.currentFile.value.at;
+    const written = writeInPieces(path, text);
+    await waitFor(() => core.currentFile.value.path === path && core.currentFile.value.at !== before, `the first change event of ${path}`);
+    return { written };
+  };
+  /** Every file heading sent to the model for `path` (each says how many lines the file had). */
+  const sentHeadings = (path: string) =>
+    sim.requests.flatMap((request) => JSON.stringify(request.body).match(new RegExp(`File: ${path.replace(/[./]/g, '\\$&')} \\([^)]*\\)`, 'g')) ?? []);
   const updates = (): EditSessionUpdate[] => events.flatMap((event) => (event.channel === 'edit:update' ? [event.payload as EditSessionUpdate] : []));
   const answered = () => waitFor(() => updates().some((update) => update.status === 'complete'), 'the answer');
   const scope = (focus: 'recent-change' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
@@ -204,20 +231,48 @@ describe('AskService in a real core', () => {
     const big = lines(300_000, 'value');
     await project.write({ 'src/big.ts': `${big.join('\n')}\n` });
     await start({ FLINT_CONTEXT_WINDOW: '32000' });
-    await save('src/big.ts', `${big.join('\n')}\n`);
+    // The first save, in pieces: this step waits for the whole write and for Flint to see it.
+    const first = await startSaveInPieces('src/big.ts', `${big.join('\n')}\n`);
+    await first.written;
     // Seconds pass between two saves of a real editor; this one is read before the next.
     await scope();
     big[150_000] = 'const value150001 = -1; // changed';
-    await save('src/big.ts', `${big.join('\n')}\n`);
-
+    // The hotkey, pressed at the first change event of the next save, while the editor is still writing.
+    const second = await startSaveInPieces('src/big.ts', `${big.join('\n')}\n`);
     const result = await scope();
+    await second.written;
 
     expect(result.blocker).toBeNull();
+    expect(result.lineCount).toBe(300_000);
+    expect(result.recentChange).toMatchObject({ startLine: 150_001, endLine: 150_001, added: 1, removed: 1 });
     expect(result.window).toMatchObject({ truncated: true });
     expect(result.window!.startLine).toBeLessThanOrEqual(150_001);
     expect(result.window!.endLine).toBeGreaterThanOrEqual(150_001);
     expect(result.tokens).toBeLessThanOrEqual(32_000);
     expect(result.tokenCounting).toBe('o200k_base tokenizer');
+    // Nothing read mid-write was pre-loaded.
+    const headings = sentHeadings('src/big.ts');
+    expect(headings.length).toBeGreaterThan(0);
+    for (const heading of headings) expect(heading).toContain('300,000 lines');
+  });
+
+  it('asks about a file still being written only once its writer has finished', async () => {
+    const original = lines(40_000);
+    await project.write({ 'src/long.ts': `${original.join('\n')}\n` });
+    await start();
+    await save('src/long.ts', `${original.join('\n')}\n`);
+    await scope();
+    const edited = [...original];
+    edited[29_999] = 'const line30000 = 0; // edited';
+    // Enter, pressed at the first change event of a save still being written.
+    const saving = await startSaveInPieces('src/long.ts', `${edited.join('\n')}\n`);
+    await core.handlers.startEdit({ prompt: 'Why zero?', depth: 'fast' });
+    await saving.written;
+    await answered();
+
+    const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
+    expect(JSON.stringify(asked.body)).toContain('Focus on those lines (line 30000)');
+    for (const heading of sentHeadings('src/long.ts')) expect(heading).toContain('40,000 lines');
   });
 
   it('guides to Settings when the provider has no key', async () => {

@@ -7,7 +7,6 @@ import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import { assembleContext, outputReserve, type AssembledContext, type ContextFile } from '../context/context-assembler';
 import { languageOf } from '../context/languages';
-import { readProjectText } from '../context/read-project-text';
 import type { SaveHistory } from '../context/save-history';
 import { byteCounter, estimateCounter, LineTokenCache, loadO200kCounter, tokenizerFamily, utf8Length } from '../context/token-counter';
 import { editInstructions } from '../edits/edit-prompt';
@@ -88,11 +87,11 @@ export class AskService {
   async build(request: PromptRequest): Promise<BuiltPrompt> {
     const project = this.options.project();
     const files: ContextFile[] = await Promise.all(
-      request.files.map(async ({ path, text }) => ({
-        path,
-        lines: text.lines,
-        recentChange: request.focus === 'recent-change' && project ? await project.history.recentChange(path, text.lines) : null,
-      })),
+      request.files.map(async ({ path, text }) => {
+        // The texts were read elsewhere: refuse one that was read while its writer was still writing.
+        await project?.history.checkSettled(path, text.lines);
+        return { path, lines: text.lines, recentChange: request.focus === 'recent-change' && project ? await project.history.recentChange(path, text.lines) : null };
+      }),
     );
     const context = await this.assemble(files, request.question, request.depth);
     return { instructions: context.instructions, input: context.input };
@@ -116,22 +115,25 @@ export class AskService {
     if (!project) return blocked({ kind: 'no-project', message: 'No project is open. Open a folder, then save a file in your editor (or select one here) and ask about it.' });
     scope.project = project.name;
     if (!path) return blocked({ kind: 'no-file', message: 'No current file yet. Save a file in your editor, or select one in the tree, then ask.' });
-    let text: FileText | null;
+    let lines: readonly string[] | null;
     try {
-      text = await readProjectText(project.root, path);
+      // Never a file read mid-write: a save in progress is waited for (bounded).
+      const settled = await project.history.settledLines(path);
+      if (settled.kind === 'still-writing') return blocked({ kind: 'file-problem', message: settled.message });
+      lines = settled.lines;
     } catch (error) {
       if (!(error instanceof FlintFailure)) throw error;
       return blocked({ kind: 'file-problem', message: error.message });
     }
-    if (!text) return blocked({ kind: 'file-problem', message: `${path} no longer exists (deleted or renamed after it was saved). Save or select another file.` });
-    scope.lineCount = text.lines.length;
-    const change = await project.history.recentChange(path, text.lines);
+    if (!lines) return blocked({ kind: 'file-problem', message: `${path} no longer exists (deleted or renamed after it was saved). Save or select another file.` });
+    scope.lineCount = lines.length;
+    const change = await project.history.recentChange(path, lines);
     scope.recentChange = change?.lines ?? null;
     const missingKey = await this.options.inference.missingKeyMessage();
     if (missingKey) return blocked({ kind: 'no-key', message: missingKey });
     let context: AssembledContext;
     try {
-      context = await this.assemble([{ path, lines: text.lines, recentChange: focus === 'recent-change' ? change : null }], '', 'fast');
+      context = await this.assemble([{ path, lines, recentChange: focus === 'recent-change' ? change : null }], '', 'fast');
     } catch (error) {
       // Expected refusals (too large for the window) are the user's to see; anything else is a bug, logged by the host.
       if (!(error instanceof FlintFailure)) throw error;

@@ -1,13 +1,35 @@
 /**
  * SaveHistory on real files: which versions it keeps, and what it reads.
  */
-import { writeFile } from 'node:fs/promises';
+import { open, readFile, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { SaveHistory } from './save-history';
 
 const text = (lines: string[]) => `${lines.join('\n')}\n`;
+const readText = (path: string) => readFile(path, 'utf8');
 const linesOf = (body: string) => body.replace(/\n$/, '').split('\n');
+const numbered = (count: number) => Array.from({ length: count }, (_, index) => `const value${index + 1} = ${index + 1};`);
+
+/**
+ * An editor saving in place: truncates, then writes `body` in pieces with `pauseMs`
+ * between them, telling `onPiece` after each (as the watcher would).
+ */
+async function writeInPieces(path: string, body: string, pieces: number, pauseMs: number, onPiece: () => void): Promise<void> {
+  const bytes = Buffer.from(body);
+  const size = Math.ceil(bytes.length / pieces);
+  const handle = await open(path, 'w');
+  try {
+    for (let offset = 0; offset < bytes.length; offset += size) {
+      await handle.write(bytes, offset, Math.min(size, bytes.length - offset), offset);
+      onPiece();
+      if (offset + size < bytes.length) await sleep(pauseMs);
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 describe('SaveHistory', () => {
   let project: TempProject;
@@ -88,5 +110,73 @@ describe('SaveHistory', () => {
     await Promise.all([first, second]);
     const change = await history.recentChange('a.ts', linesOf(text(final)));
     expect(change?.lines).toMatchObject({ startLine: 1, endLine: 2000, removed: 3 });
+  });
+
+  describe('with a writer that pauses between pieces longer than a read, shorter than the quiet period', () => {
+    const original = numbered(40_000);
+    const edited = [...original];
+    edited[19_999] = 'const value20000 = -1; // the user’s one line';
+
+    beforeEach(async () => {
+      await project.write({ 'big.ts': text(original) });
+    });
+
+    it('records the file only once written: the lines just changed are the user’s one line', async () => {
+      history = new SaveHistory({ root: project.root, settleMs: 5, quietMs: 250 });
+      await history.noteShown('big.ts');
+      const saves: Array<Promise<void>> = [];
+      await writeInPieces(project.path('big.ts'), text(edited), 8, 40, () => saves.push(history.noteSaved('big.ts')));
+      // The first event's read is the one that used to take the first pieces for the whole file.
+      await saves[0];
+      expect((await history.recentChange('big.ts', edited))?.lines).toEqual({ startLine: 20_000, endLine: 20_000, added: 1, removed: 1, places: 1 });
+      await Promise.all(saves);
+      expect((await history.recentChange('big.ts', edited))?.lines).toEqual({ startLine: 20_000, endLine: 20_000, added: 1, removed: 1, places: 1 });
+    });
+
+    it('gives the ask the whole file, waiting for the writer, never the half written so far', async () => {
+      history = new SaveHistory({ root: project.root, settleMs: 5, quietMs: 250 });
+      await history.noteShown('big.ts');
+      let asked: ReturnType<SaveHistory['settledLines']> | null = null;
+      await writeInPieces(project.path('big.ts'), text(edited), 8, 40, () => {
+        history.noteSaved('big.ts');
+        // The hotkey, pressed at the first change event.
+        asked ??= history.settledLines('big.ts');
+      });
+      expect(await asked).toEqual({ kind: 'settled', lines: edited });
+    });
+
+    it('records nothing of a file that never holds still, and says it is still being written', async () => {
+      history = new SaveHistory({ root: project.root, settleMs: 5, quietMs: 250, writeTimeoutMs: 600 });
+      await history.noteShown('big.ts');
+      // A writer that keeps appending: no moment of it is a saved version.
+      const handle = await open(project.path('big.ts'), 'a');
+      let writing = true;
+      const writer = (async () => {
+        for (let index = 0; writing; index += 1) {
+          await handle.write(`const more${index} = ${index};\n`);
+          history.noteSaved('big.ts');
+          await sleep(20);
+        }
+      })();
+      await sleep(50);
+      const answer = await history.settledLines('big.ts');
+      writing = false;
+      await writer;
+      await handle.close();
+      expect(answer).toMatchObject({ kind: 'still-writing', message: expect.stringContaining('still being written') });
+      // Once it holds still, the change is measured from the last settled version: everything appended.
+      await history.noteSaved('big.ts');
+      const final = linesOf(await readText(project.path('big.ts')));
+      expect((await history.recentChange('big.ts', final))?.lines).toMatchObject({ startLine: original.length + 1, endLine: final.length, removed: 0 });
+    });
+  });
+
+  it('answers the ask at once for a file already seen settled: no quiet period, no read', async () => {
+    let sleeps = 0;
+    const clock = { now: () => performance.now(), sleep: (ms: number) => ((sleeps += 1), sleep(ms)) };
+    history = new SaveHistory({ root: project.root, settleMs: 1, quietMs: 5_000, clock });
+    await history.noteShown('a.ts');
+    expect(await history.settledLines('a.ts')).toEqual({ kind: 'settled', lines: ['a1', 'a2', 'a3'] });
+    expect(sleeps).toBe(0);
   });
 });

@@ -92,9 +92,16 @@ export class FlintCore implements Disposable {
     this.store.add(options.inference);
     // Latency is the product: open the model connection before anyone asks.
     void options.inference.warm().catch((error: unknown) => options.logger.warn('could not warm the model connection', error));
+    const editHandlers = createEditHandlers(() => this.edits);
     this.handlers = {
       ...createInferenceHandlers(options.inference),
-      ...createEditHandlers(() => this.edits),
+      ...editHandlers,
+      startEdit: async (input) => {
+        // A save still being written is waited for (bounded) before the files are read to be sent.
+        const paths = input.paths?.length ? input.paths : [this.currentFile.value.path];
+        for (const path of paths) if (path !== null) await this.context?.history.settledLines(path).catch(() => undefined);
+        return editHandlers.startEdit(input);
+      },
       getAppInfo: async () => ({
         shell: options.shell,
         canChooseFolder: options.chooseFolder !== undefined,
@@ -231,6 +238,7 @@ export class FlintCore implements Disposable {
       emit: (update) => this.emit('edit:update', update),
       currentFile: () => this.currentFile.value.path,
       onWillWrite: (path) => this.ownWrites.set(path, Date.now() + 2000),
+      onWarning: (message) => this.emit('app:notice', { level: 'warning', message }),
     });
     sessionStore.add(edits);
     this.project = project;

@@ -25,10 +25,14 @@ const SCRATCH_KINDS: readonly ScratchKind[] = ['tmp', 'aside', 'grace', 'ours'];
 const MARKER = '.flint-';
 const HEX_LENGTH = 12;
 
-/** Identity and content stamp of a file: inode, size, modification time in ns. */
-export type FileStamp = string;
+/**
+ * Which file, in which state: inode, size, modification time in ns. Unlike a `FileStamp`
+ * of read-settled, it leaves out ctime, which renames and links change: a file taken
+ * aside and put back is still the same file in the same state.
+ */
+export type InodeStamp = string;
 
-export function stampOf(stats: BigIntStats): FileStamp {
+export function stampOf(stats: Pick<BigIntStats, 'ino' | 'size' | 'mtimeNs'>): InodeStamp {
   return `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
 }
 
@@ -123,7 +127,7 @@ export async function placeUnlessTaken(folder: ProjectFolder, from: string, to: 
  * null when Flint deleted it) is under the name: the writer's save wins. Returns where
  * bytes were kept beside the name, if any could not go back under it.
  */
-export async function restoreOverOurs(folder: ProjectFolder, name: string, captured: string, ourStamp: FileStamp | null): Promise<string | undefined> {
+export async function restoreOverOurs(folder: ProjectFolder, name: string, captured: string, ourStamp: InodeStamp | null): Promise<string | undefined> {
   if (ourStamp === null) return putBack(folder, name, captured);
   const ours = scratchName(name, 'ours');
   try {
@@ -206,7 +210,7 @@ async function readAll(handle: FileHandle): Promise<Uint8Array> {
 }
 
 /** Writes `bytes` to a new hidden temp file beside `name` (exclusive create), synced, with `mode`. */
-export async function writeTemporary(folder: ProjectFolder, name: string, bytes: Uint8Array, mode: number): Promise<{ name: string; stamp: FileStamp }> {
+export async function writeTemporary(folder: ProjectFolder, name: string, bytes: Uint8Array, mode: number): Promise<{ name: string; stamp: InodeStamp }> {
   const temporary = scratchName(name, 'tmp');
   const handle = await open(folder.entry(temporary), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   try {

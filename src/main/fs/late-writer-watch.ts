@@ -5,7 +5,7 @@
  * beside it) and reported — never deleted with the scratch file.
  */
 import { unlink } from 'node:fs/promises';
-import { keepBeside, restoreOverOurs, type CapturedFile, type FileStamp } from './captured-file';
+import { keepBeside, restoreOverOurs, type CapturedFile, type InodeStamp } from './captured-file';
 import type { ProjectFolder } from './project-folder';
 
 /** What a late writer did, for a notice. */
@@ -21,7 +21,7 @@ export interface WatchedCapture {
   name: string;
   captured: CapturedFile;
   /** What Flint put under the name (null: it deleted the file). */
-  ourStamp: FileStamp | null;
+  ourStamp: InodeStamp | null;
 }
 
 /**

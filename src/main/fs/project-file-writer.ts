@@ -18,9 +18,10 @@
  */
 import { lstat, rename, unlink } from 'node:fs/promises';
 import { FlintFailure } from '../../shared/result';
-import { captureFile, exists, placeUnlessTaken, putBack, renamedKind, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type FileStamp } from './captured-file';
+import { captureFile, exists, placeUnlessTaken, putBack, renamedKind, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type InodeStamp } from './captured-file';
 import { LateWriterWatch, type LateWriterReport } from './late-writer-watch';
 import { ProjectFolder } from './project-folder';
+import { readSettled } from './read-settled';
 
 export interface ProjectFileWriterOptions {
   /** A file changed less than this long ago is being saved: Flint waits (ms). */
@@ -46,7 +47,7 @@ export type ReplaceOutcome =
 
 export class ProjectFileWriter {
   /** Real relative path → the stamp of the file Flint last put there. */
-  private readonly ownStamps = new Map<string, FileStamp>();
+  private readonly ownStamps = new Map<string, InodeStamp>();
   private readonly quietMs: number;
   private readonly maxQuietWaitMs: number;
   private readonly lateWriters: LateWriterWatch;
@@ -70,15 +71,12 @@ export class ProjectFileWriter {
    * last write): read a file's bytes only after this, or a save in progress is read half.
    */
   async settle(relativePath: string): Promise<void> {
-    const deadline = Date.now() + this.maxQuietWaitMs;
-    const path = `${this.root}/${relativePath}`;
-    for (;;) {
-      const stats = await lstat(path, { bigint: true }).catch(() => null);
-      if (stats === null || this.ownStamps.get(relativePath) === stampOf(stats)) return;
-      const age = Date.now() - Number(stats.mtimeMs);
-      if (age >= this.quietMs || Date.now() >= deadline) return;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(this.quietMs - age, deadline - Date.now()) + 1));
-    }
+    await readSettled(`${this.root}/${relativePath}`, async () => undefined, {
+      quietMs: this.quietMs,
+      timeoutMs: this.maxQuietWaitMs,
+      // Quiet since its last modification, as far as anyone can tell; Flint's own last write is quiet by definition.
+      knownQuietMs: (stamp) => (stamp === null || this.ownStamps.get(relativePath) === stampOf(stamp) ? Infinity : Date.now() - Number(stamp.mtimeNs / 1_000_000n)),
+    });
   }
 
   /**
@@ -198,7 +196,7 @@ export class ProjectFileWriter {
   }
 
   /** Removes Flint's file from under `name` if it is still Flint's. */
-  private async takeOursBack(folder: ProjectFolder, name: string, ourStamp: FileStamp): Promise<void> {
+  private async takeOursBack(folder: ProjectFolder, name: string, ourStamp: InodeStamp): Promise<void> {
     const stats = await lstat(folder.entry(name), { bigint: true }).catch(() => null);
     if (stats !== null && stampOf(stats) === ourStamp) await unlink(folder.entry(name)).catch(() => undefined);
   }

@@ -30,6 +30,7 @@ export interface SettleClock {
   sleep(ms: number): Promise<void>;
 }
 
+/** How long to wait for quiet, and what the caller already knows about the file. */
 export interface ReadSettledOptions {
   /** How long the file must hold still before it is read. */
   quietMs: number;
