@@ -264,13 +264,15 @@ export class FlintCore implements Disposable {
 
   /** Closes the open project (only if it is still `projectId`, when given). */
   async closeProject(reason: CloseReason, message: string, projectId?: number): Promise<void> {
-    const { project, session, sessionStore } = this;
+    const { project, session, sessionStore, edits } = this;
     if (!project || !session || (projectId !== undefined && project.id !== projectId)) return;
     this.project = null;
     this.session = null;
     this.sessionStore = null;
     this.edits = null;
     this.context = null;
+    // Files kept aside for late writers are checked before the project goes (and before a reopen recovers it).
+    await edits?.finishWrites().catch((error: unknown) => this.options.logger.warn('could not finish checking recent writes', error));
     sessionStore?.dispose();
     await session.close();
     this.currentFile.clear();

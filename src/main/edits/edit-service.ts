@@ -175,6 +175,11 @@ export class EditService implements Disposable {
     for (const session of sessions) session.noteFileChanged(path, text);
   }
 
+  /** Checks the files still kept aside for late writers now; await it before the project closes. */
+  finishWrites(): Promise<void> {
+    return this.applier.dispose();
+  }
+
   dispose(): void {
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
