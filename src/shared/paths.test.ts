@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, isSameOrBelow, normalizeRelativePath, parentPath } from './paths';
+import { baseName, isSameOrBelow, namesGitFolder, normalizeRelativePath, parentPath, touchesGitFolder } from './paths';
 
 describe('normalizeRelativePath', () => {
   it('keeps a plain relative path as it is', () => {
@@ -25,6 +25,15 @@ describe('normalizeRelativePath', () => {
   it('refuses a path made of a .. segment', () => {
     expect(normalizeRelativePath('..')).toBeNull();
     expect(normalizeRelativePath('../x')).toBeNull();
+  });
+
+  it('refuses segments that Windows turns into .. by dropping trailing dots and spaces', () => {
+    expect(normalizeRelativePath('.. /secret.txt')).toBeNull();
+    expect(normalizeRelativePath('a/.. /x')).toBeNull();
+    expect(normalizeRelativePath('.../x')).toBeNull();
+    expect(normalizeRelativePath('a/. . /x')).toBeNull();
+    expect(normalizeRelativePath('..notes/x')).toBe('..notes/x');
+    expect(normalizeRelativePath('a./b')).toBe('a./b');
   });
 
   it('refuses a path with a .. segment in the middle even if it would stay inside', () => {
@@ -59,7 +68,7 @@ describe('normalizeRelativePath', () => {
 
   it('accepts names that merely start with dots', () => {
     expect(normalizeRelativePath('..foo')).toBe('..foo');
-    expect(normalizeRelativePath('...')).toBe('...');
+    expect(normalizeRelativePath('.foo.')).toBe('.foo.');
     expect(normalizeRelativePath('.gitignore')).toBe('.gitignore');
   });
 });
@@ -110,5 +119,50 @@ describe('isSameOrBelow', () => {
 
   it('is false for an ancestor', () => {
     expect(isSameOrBelow('a', 'a/b')).toBe(false);
+  });
+});
+
+describe('namesGitFolder', () => {
+  it('names .git in any case (NTFS, APFS and HFS+ fold case)', () => {
+    expect(['.git', '.GIT', '.Git'].map(namesGitFolder)).toEqual([true, true, true]);
+  });
+
+  it('names .git with trailing dots and spaces, which Win32 strips', () => {
+    expect(['.git.', '.git ', '.git. .', '.git...'].map(namesGitFolder)).toEqual([true, true, true, true]);
+  });
+
+  it('names .git with an NTFS stream suffix', () => {
+    expect(['.git::$INDEX_ALLOCATION', '.git:$DATA', '.git. ::$INDEX_ALLOCATION', '.git:anything'].map(namesGitFolder)).toEqual([true, true, true, true]);
+  });
+
+  it('names the 8.3 short names of .git: GIT~1, and GIT~2… when other .g* names exist', () => {
+    expect(['GIT~1', 'git~1', 'GIT~2', 'GIT~12', 'GIT~1.'].map(namesGitFolder)).toEqual([true, true, true, true, true]);
+  });
+
+  it('names .git with zero-width and other ignorable code points, which HFS+ leaves out', () => {
+    expect(['.g\u200cit', '\u200b.git', '.git\ufeff', '.\u200dg\u200ei\u200ft', '.gi\u206at', '.git\u00ad'].map(namesGitFolder)).toEqual(Array(6).fill(true));
+  });
+
+  it('names .git spelled in fullwidth or with lookalike Cyrillic, Greek and Latin letters', () => {
+    const spellings = ['．ｇｉｔ', '.\u0261it', '.g\u0456t', '.G\u0406T', '.g\u03b9t', '.gi\u0442', '.GI\u03a4', '.g\u0130t', '.g\u0131t', '.\u050dit', '.g\u03af\u0074', '.g\u03b9\u0301t'];
+    expect(spellings.map(namesGitFolder)).toEqual(Array(spellings.length).fill(true));
+  });
+
+  it('leaves names that only resemble .git alone', () => {
+    const names = ['.github', '.gitignore', '.gitmodules', 'git', 'digit', '.git~1', 'git~', 'git~1a', 'x.git', '.gi t', '..git', 'git.'];
+    expect(names.map(namesGitFolder)).toEqual(Array(names.length).fill(false));
+  });
+
+  it('stays linear on a long segment', () => {
+    expect(namesGitFolder(`.git${' '.repeat(1_000_000)}`)).toBe(true);
+    expect(namesGitFolder(`.g${'\u200b'.repeat(1_000_000)}it${'.'.repeat(1_000_000)}x`)).toBe(false);
+  });
+});
+
+describe('touchesGitFolder', () => {
+  it('checks every segment of a path', () => {
+    expect(touchesGitFolder('vendor/lib/.GIT./config')).toBe(true);
+    expect(touchesGitFolder('GIT~1/hooks/pre-commit')).toBe(true);
+    expect(touchesGitFolder('src/.github/workflows/ci.yml')).toBe(false);
   });
 });

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
       { name: 'render_longest_task_ms', value: edits.render_longest_task_ms, unit: 'ms', budget: '≤ 50' },
       { name: 'first_hunk_paint_p95_ms', value: edits.first_hunk_paint_p95_ms, unit: 'ms', budget: '≤ 20' },
       { name: 'spark_edit_ms', value: edits.spark_edit_ms, unit: 'ms', budget: '≤ 300' },
+      { name: 'adversarial_block_ms_per_mb', value: edits.adversarial_block_ms_per_mb, unit: 'ms/MB', budget: '≤ 50' },
     );
   }
   if (runs('apply')) {

@@ -26,6 +26,7 @@ export interface EditFigures {
   render_longest_task_ms: number;
   first_hunk_paint_p95_ms: number;
   spark_edit_ms: number;
+  adversarial_block_ms_per_mb: number;
 }
 
 const BIG_FILE = Array.from({ length: 2000 }, (_, index) => `export const value${index} = ${index}; // line ${index + 1}`).join('\n') + '\n';
@@ -60,9 +61,11 @@ const SPARK_PATCH = `Greeting with a comma and a full stop now.
 export async function measureEdits(log: (line: string) => void): Promise<EditFigures> {
   log('Measuring the edit pipeline in main (parse + anchor + diff)…');
   const pipeline = await measurePipeline();
+  log('Streaming adversarial model output (long runs of whitespace, *, quotes, colons) through main…');
+  const adversarial = await measureAdversarialBlock();
   log('Streaming edits into Chromium through the serve shell…');
   const browser = await measureBrowser(log);
-  return { pipeline_tok_s: pipeline, ...browser };
+  return { pipeline_tok_s: pipeline, adversarial_block_ms_per_mb: adversarial, ...browser };
 }
 
 /** Tokens per second that parse + anchor + hunk updates sustain, fed as fast as the CPU allows. */
@@ -109,7 +112,60 @@ async function measurePipeline(): Promise<number> {
   return Math.round(median(rates));
 }
 
-async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFigures, 'pipeline_tok_s'>> {
+/**
+ * The longest main-thread block per MB of adversarial model output (budget 50 ms/MB).
+ *
+ * 200 KB runs of whitespace, `*`, backticks, quotes and colons in prose, a header path,
+ * an `@@` hint and hunk lines, against a file with such lines, streamed in 16-character
+ * deltas through a real edit session: each delta is its own task, as from the socket, and
+ * a block is a delta's task with everything it queued (parsing, settling, the batch).
+ */
+async function measureAdversarialBlock(): Promise<number> {
+  const run = (character: string) => character.repeat(200_000);
+  const path = `src/long.ts`;
+  const file = decodeFileText(new TextEncoder().encode(`a\n${run('*')}:\n${run(' ')}x\n${run('"')}\nb  \n`), path);
+  const prose = [`a${run('*')}a`, `${run('`')}${path}${run(':')}`, `'${run("'")}x`];
+  const patch = [`*** Update File: ${path}${run(' ')}`, `@@ ${run(' ')}x`, ` ${run(' ')}x${run(' ')}`, ` ${run('"')}`, '-b', '+c', '*** End Patch'];
+  const answer = `${[...prose, '*** Begin Patch', ...patch].join('\n')}\n`;
+  const folder = await mkdtemp(join(tmpdir(), 'flint-bench-adversarial-'));
+  let sink: StreamSink | null = null;
+  let anchored = false;
+  const session = new EditSession({
+    sessionId: 'bench-adversarial',
+    applier: new EditApplier(folder, await UndoJournal.open(join(folder, 'journal.jsonl'))),
+    readText: async () => file,
+    logger: createMemoryLogger(),
+    emit: (update) => {
+      anchored ||= update.hunks.some((hunk) => hunk.state === 'pending');
+    },
+    focus: 'whole-file',
+    depth: 'fast',
+    openStream: async (_turn, streamSink) => {
+      sink = streamSink;
+      return { cancel: () => undefined, done: new Promise(() => undefined) };
+    },
+  });
+  let longest = 0;
+  try {
+    await session.start({ instructions: '', input: 'bench' }, new Map([[path, file]]));
+    for (let offset = 0; offset < answer.length; offset += 16) {
+      const started = performance.now();
+      sink!.onDelta('text', answer.slice(offset, offset + 16));
+      await new Promise((resolve) => setImmediate(resolve));
+      longest = Math.max(longest, performance.now() - started);
+    }
+    sink!.onEnd({ outcome: 'completed', latency: { keypressToWriteMs: 0, requestToFirstDeltaMs: 0, tokensPerSecond: 0, totalMs: 0, outputTokens: 0, model: 'bench' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    session.flush();
+    if (!anchored) throw new Error('the adversarial hunk did not anchor');
+  } finally {
+    session.dispose();
+    await rm(folder, { recursive: true, force: true });
+  }
+  return round(longest / (answer.length / (1024 * 1024)));
+}
+
+async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFigures, 'pipeline_tok_s' | 'adversarial_block_ms_per_mb'>> {
   const workspace = await mkdtemp(join(tmpdir(), 'flint-bench-edits-'));
   const project = join(workspace, 'project');
   await mkdir(join(project, 'src'), { recursive: true });

@@ -1,8 +1,9 @@
 /**
- * What an edit session remembers about each file the model named and each hunk it wrote.
+ * What an edit session remembers about each file the model named and each hunk it wrote,
+ * and how a hunk is reported to the renderer.
  */
 import type { FileOperation, HunkLine } from '../../shared/edits/edit-types';
-import type { HunkState } from '../../shared/edits/session-types';
+import type { HunkState, HunkUpdate } from '../../shared/edits/session-types';
 
 export interface FileRecord {
   operation: FileOperation;
@@ -30,4 +31,23 @@ export interface HunkRecord {
   firstLineAtEpochMs?: number;
   /** The journal entry its accept wrote, so undo and redo can update its card. */
   journalEntryId?: string;
+}
+
+/** Settled hunks nobody has decided on yet: a refused file section takes them with it. */
+export const UNDECIDED: ReadonlySet<HunkState> = new Set(['pending', 'unmatched', 'conflict', 'partial']);
+
+/** What the renderer is told about a hunk: its state, plus the lines that arrived since the last update. */
+export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: HunkLine[]): HunkUpdate {
+  return {
+    id: hunk.id,
+    fileIndex: hunk.fileIndex,
+    path: file.path,
+    operation: hunk.kind,
+    ...(hunk.kind === 'move' && file.moveTo ? { moveTo: file.moveTo } : {}),
+    state: hunk.state,
+    appendLines,
+    anchorLine: hunk.anchorLine,
+    ...(hunk.message !== undefined ? { message: hunk.message } : {}),
+    ...(hunk.firstLineAtEpochMs !== undefined ? { firstLineAtEpochMs: hunk.firstLineAtEpochMs } : {}),
+  };
 }

@@ -48,6 +48,19 @@ const ESCAPE = `*** Begin Patch
 *** End Patch
 `;
 
+const NUL_AND_MOVE_INTO_GIT = `*** Begin Patch
+*** Update File: src/app.ts
+@@ export function first
+-  return 1;
++  return '\0';
+*** Update File: src/mixed.ts
+*** Move to: .git./hooks/post-checkout
+@@
+-const a = 1;
++const a = 10;
+*** End Patch
+`;
+
 describe('EditService with the simulator', () => {
   let sim: Simulator;
   let project: TempProject;
@@ -71,6 +84,7 @@ describe('EditService with the simulator', () => {
           { match: { inputIncludes: 'escape' }, answer: { text: ESCAPE } },
           { match: { inputIncludes: 'no final newline' }, answer: { text: TWO_HUNKS.trimEnd() } },
           { match: { inputIncludes: 'adjacent' }, answer: { text: ADJACENT } },
+          { match: { inputIncludes: 'sneaky' }, answer: { text: NUL_AND_MOVE_INTO_GIT } },
         ],
       }),
     });
@@ -183,6 +197,17 @@ describe('EditService with the simulator', () => {
     } finally {
       await rm(join(project.root, '..', 'outside.txt'), { force: true });
     }
+  });
+
+  it('refuses a hunk containing NUL and a moved section whose destination is .git as Windows spells it, and writes nothing', async () => {
+    await setUp();
+    const { sessionId } = await service.start({ prompt: 'sneaky', depth: 'fast' });
+    await waitFor(() => statuses.includes('complete') && states().length === 3 && states().every((state) => state === 'refused'), 'all three refused');
+    expect(hunks.get('1.0')?.message).toContain('NUL character');
+    expect(hunks.get('1.1')?.message).toContain('whole section is refused with its move');
+    await expect(service.accept(sessionId, '1.1')).rejects.toThrow('only a complete, anchored hunk');
+    expect(await read()).toBe(ORIGINAL);
+    expect(await readFile(project.path('src/mixed.ts'), 'utf8')).toBe('const a = 1;\r\nconst b = 2;\nconst c = 3;\r\n');
   });
 
   it('redirects about the session’s own file, even after another file became current', async () => {

@@ -10,17 +10,17 @@ import type { AskFocus } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import type { EditEvent, HunkLine } from '../../shared/edits/edit-types';
-import type { EditSessionStatus, EditSessionUpdate, HunkState, HunkUpdate } from '../../shared/edits/session-types';
+import type { EditSessionStatus, EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
 import { UpdateBatcher } from './update-batcher';
 import { FlintFailure } from '../../shared/result';
 import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { ModelStream, StreamSink } from '../inference/model-stream';
 import { planHunk, type ApplyResult, type EditApplier } from './edit-applier';
-import { applyInput, applyRecord, settleAgainst } from './hunk-kinds';
+import { applyInput, applyRecord, contentRefusal, settleAgainst } from './hunk-kinds';
 import type { FileText } from './file-text';
-import type { FileRecord, HunkRecord } from './edit-records';
-import { lexicalRefusal } from './model-path';
+import { hunkUpdateOf, UNDECIDED, type FileRecord, type HunkRecord } from './edit-records';
+import { lexicalRefusal, shownPath } from './model-path';
 
 /** One turn's prompt: the stable instructions (project, files) and the turn itself. */
 export interface SessionTurn {
@@ -155,6 +155,7 @@ export class EditSession implements Disposable {
     }
     if (result.status !== 'applied') {
       this.update(hunk, { state: result.status, message: result.message });
+      if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
       return hunk.state;
     }
     if (result.entry) hunk.journalEntryId = result.entry.id;
@@ -267,17 +268,19 @@ export class EditSession implements Disposable {
       case 'prose':
         return this.batcher.prose(`${event.text}\n`);
       case 'file': {
+        // A refused path is only ever shown: shortened, a huge one cannot ride along with every update.
         const refusal = lexicalRefusal(event.path);
-        this.files[fileOffset + event.fileIndex] = { operation: event.operation, path: event.path, ...(refusal !== null ? { refusal } : {}) };
+        const path = refusal === null ? event.path : shownPath(event.path);
+        this.files[fileOffset + event.fileIndex] = { operation: event.operation, path, ...(refusal !== null ? { refusal } : {}) };
         if (event.operation === 'delete') {
           void this.settle(this.createHunk(`${turn}.delete.${event.fileIndex}`, 'delete', fileOffset + event.fileIndex, []));
         }
         return;
       }
       case 'move': {
-        const file = this.files[fileOffset + event.fileIndex]!;
-        file.moveTo = event.to;
-        file.refusal ??= lexicalRefusal(event.to) ?? undefined;
+        const refusal = lexicalRefusal(event.to);
+        this.files[fileOffset + event.fileIndex]!.moveTo = refusal === null ? event.to : shownPath(event.to);
+        if (refusal !== null) this.refuseSection(fileOffset + event.fileIndex, refusal);
         void this.settle(this.createHunk(`${turn}.move.${event.fileIndex}`, 'move', fileOffset + event.fileIndex, []));
         return;
       }
@@ -328,10 +331,11 @@ export class EditSession implements Disposable {
     return hunk;
   }
 
-  /** A hunk completed: check its path, then plan it against its file. */
+  /** A hunk completed: check its path and text, then plan it against its file. */
   private async settle(hunk: HunkRecord): Promise<void> {
     const file = this.files[hunk.fileIndex]!;
-    if (file.refusal) return this.update(hunk, { state: 'refused', message: file.refusal });
+    const refusal = file.refusal ?? contentRefusal(hunk);
+    if (refusal !== null) return this.update(hunk, { state: 'refused', message: refusal });
     if (hunk.lines.length === 0 && (hunk.kind === 'update' || hunk.kind === 'add')) {
       return this.update(hunk, { state: 'unmatched', message: 'An empty hunk has nothing to apply.' });
     }
@@ -339,11 +343,30 @@ export class EditSession implements Disposable {
       const base = await this.baseOf(file.path);
       const destinationExists = hunk.kind === 'move' && (await this.baseOf(file.moveTo!)) !== null;
       if (this.disposed) return;
+      // The section may have been refused while its file was read (its move was).
+      if (file.refusal) return this.update(hunk, { state: 'refused', message: file.refusal });
       if (hunk.kind === 'update' && base !== null) hunk.baseText = base.lines.join('\n');
       return this.update(hunk, settleAgainst(hunk, file, base, destinationExists));
     } catch (error) {
       const message = error instanceof FlintFailure ? error.message : `Could not read ${file.path}.`;
-      this.update(hunk, { state: error instanceof FlintFailure && error.code === 'outside-project' ? 'refused' : 'unmatched', message });
+      const refused = error instanceof FlintFailure && error.code === 'outside-project';
+      this.update(hunk, { state: refused ? 'refused' : 'unmatched', message });
+      if (refused && hunk.kind === 'move') this.refuseSection(hunk.fileIndex, message);
+    }
+  }
+
+  /**
+   * A refused move refuses its whole file section: the section's hunks were written for
+   * the moved file, and applying them at the old path is not what the model proposed.
+   * Hunks still streaming are refused when they settle; written ones stay written.
+   */
+  private refuseSection(fileIndex: number, reason: string): void {
+    const file = this.files[fileIndex]!;
+    file.refusal ??= `${reason} The file's whole section is refused with its move.`;
+    for (const id of this.order) {
+      const hunk = this.hunks.get(id)!;
+      if (hunk.fileIndex !== fileIndex || !UNDECIDED.has(hunk.state)) continue;
+      this.update(hunk, { state: 'refused', message: file.refusal });
     }
   }
 
@@ -365,21 +388,8 @@ export class EditSession implements Disposable {
     if (change.state !== undefined && !('message' in change)) hunk.message = undefined;
     if (change.anchorLine !== undefined) hunk.anchorLine = change.anchorLine;
     if ('message' in change) hunk.message = change.message;
-    const file = this.files[hunk.fileIndex]!;
-    const update: HunkUpdate = {
-      id: hunk.id,
-      fileIndex: hunk.fileIndex,
-      path: file.path,
-      operation: hunk.kind,
-      ...(hunk.kind === 'move' && file.moveTo ? { moveTo: file.moveTo } : {}),
-      state: hunk.state,
-      appendLines,
-      anchorLine: hunk.anchorLine,
-      ...(hunk.message !== undefined ? { message: hunk.message } : {}),
-      ...(hunk.firstLineAtEpochMs !== undefined ? { firstLineAtEpochMs: hunk.firstLineAtEpochMs } : {}),
-    };
     // A hunk's first line is urgent: see UpdateBatcher.
-    this.batcher.hunk(update, appendLines.length > 0 && hunk.lines.length === appendLines.length);
+    this.batcher.hunk(hunkUpdateOf(hunk, this.files[hunk.fileIndex]!, appendLines), appendLines.length > 0 && hunk.lines.length === appendLines.length);
   }
 
   private setStatus(status: EditSessionStatus, message?: string): void {

@@ -40,8 +40,20 @@ export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileText
   }
 }
 
+/**
+ * Why a hunk's text can never be written, or null. A NUL would be written as is, and
+ * Flint (like git) then reads the file as binary and refuses to edit it again: the hunk
+ * is refused instead, visibly.
+ */
+export function contentRefusal(hunk: HunkRecord): string | null {
+  if (!hunk.lines.some((line) => line.text.includes('\0'))) return null;
+  return 'Refused: this hunk contains a NUL character; Flint writes text files only, and the file would read as binary afterwards.';
+}
+
 /** Writes an accepted hunk through the applier (one write queue, journaled). */
 export async function applyRecord(applier: EditApplier, hunk: HunkRecord, file: FileRecord): Promise<ApplyResult & { written?: FileText }> {
+  const refusal = contentRefusal(hunk);
+  if (refusal !== null) return { status: 'refused', message: refusal };
   switch (hunk.kind) {
     case 'add':
       return applier.createFile(file.path, newLinesOf(hunk.lines));

@@ -13,6 +13,7 @@
 import { constants, existsSync } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { touchesGitFolder } from '../../shared/paths';
 import { FlintFailure } from '../../shared/result';
 import { errorCode } from '../project/fs-errors';
 import { isInsideRoot, toPosixRelative } from '../project/path-guard';
@@ -90,7 +91,7 @@ export class ProjectFolder {
       return false;
     }
     if (!isInsideRoot(this.root, where)) return false;
-    return !toPosixRelative(this.root, where).split('/').some((segment) => segment.toLowerCase() === '.git');
+    return !touchesGitFolder(toPosixRelative(this.root, where));
   }
 
   /** Makes the folder's new entries durable (best effort: not every platform can fsync a folder). */

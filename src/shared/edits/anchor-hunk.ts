@@ -8,6 +8,7 @@
  * context lines byte for byte and re-indents added lines to the file's indentation.
  */
 import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
+import { LiteralSearch, occurrences } from './linear-search';
 
 /** A tolerance a match needed (exact matches need none). */
 export type Tolerance = 'whitespace' | 'unicode-punctuation' | 'indentation' | 'blank-lines';
@@ -35,14 +36,21 @@ const PUNCTUATION: Record<string, string> = {
   '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"',
   '\u2013': '-', '\u2014': '-', '\u2212': '-', '\u2026': '...', '\u00a0': ' ', '\u2009': ' ', '\u202f': ' ',
 };
+// Every pattern and trim here is linear: a character class without anchors, and the
+// built-in trims. (A regex like /\s+$/ retries from each character of a whitespace
+// run: a 200 KB run took minutes.)
 const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join('')}]`, 'g');
-const trimEnd = (line: string): string => line.replace(/[\s\r]+$/, '');
+/** Trailing whitespace, `\r` included (String.prototype.trimEnd strips exactly what `\s` matches). */
+const trimEnd = (line: string): string => line.trimEnd();
 const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
+/** Beyond this many `@@` hints, only the innermost count: real answers nest a few (class, method). */
+const MAX_HINTS = 16;
 
+const PUNCTUATION_PASS: Pass = { tolerances: ['whitespace', 'unicode-punctuation'], normalize: plainPunctuation, skipBlankLines: false };
 const PASSES: readonly Pass[] = [
   { tolerances: [], normalize: (line) => line, skipBlankLines: false },
   { tolerances: ['whitespace'], normalize: trimEnd, skipBlankLines: false },
-  { tolerances: ['whitespace', 'unicode-punctuation'], normalize: plainPunctuation, skipBlankLines: false },
+  PUNCTUATION_PASS,
   { tolerances: ['whitespace', 'unicode-punctuation', 'indentation'], normalize: (line) => plainPunctuation(line).trimStart(), skipBlankLines: false },
   { tolerances: ['whitespace', 'unicode-punctuation', 'indentation', 'blank-lines'], normalize: (line) => plainPunctuation(line).trimStart(), skipBlankLines: true },
 ];
@@ -60,9 +68,10 @@ export class AnchorableFile {
   }
 }
 
+/** Where `hunk` applies in `file`, or why it does not; linear in the file and the hunk, however long their lines. */
 export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorResult {
   const oldLines = oldLinesOf(hunk.lines);
-  const hint = hintPosition(file.lines, hunk.contextHints ?? []);
+  const hint = hintPosition(file, hunk.contextHints ?? []);
   const searchFrom = hint?.line ?? null;
   if (oldLines.every((line) => line.trim() === '')) {
     // Pure insertion: only an end-of-file marker or a hint (the line above the change) can say where.
@@ -86,58 +95,70 @@ export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorRe
  * The line of the last context hint, each hint found after the one before; null without
  * hints or when one is missing (then the whole file is searched). `unique` says whether
  * the last hint occurs only once from where it was looked for.
+ *
+ * Each hint costs at most one scan of the file from the previous hint's line; hints
+ * beyond the innermost MAX_HINTS are dropped, so a stream of stacked `@@` lines cannot
+ * make one hunk scan a long line thousands of times.
  */
-function hintPosition(lines: readonly string[], hints: readonly string[]): { line: number; unique: boolean } | null {
+function hintPosition(file: AnchorableFile, hints: readonly string[]): { line: number; unique: boolean } | null {
   if (hints.length === 0) return null;
+  const lines = file.normalizedFor(PUNCTUATION_PASS);
+  const used = hints.slice(-MAX_HINTS);
   let position = 0;
-  let unique = true;
-  for (const hint of hints) {
-    const wanted = plainPunctuation(hint).trim();
-    const occurrences: number[] = [];
-    for (let index = position; index < lines.length && occurrences.length < 2; index += 1) {
-      if (plainPunctuation(lines[index]!).includes(wanted)) occurrences.push(index);
-    }
+  let search = new LiteralSearch('');
+  for (const hint of used) {
+    search = new LiteralSearch(plainPunctuation(hint).trim());
+    const first = nextLineWith(lines, search, position);
     // A hint that is not there is only a hint: search the whole file instead.
-    if (occurrences.length === 0) return null;
-    position = occurrences[0]!;
-    unique = occurrences.length === 1;
+    if (first === -1) return null;
+    position = first;
   }
-  return { line: position, unique };
+  return { line: position, unique: nextLineWith(lines, search, position + 1) === -1 };
 }
 
-/** Every [start, end) where `needle` matches, start ≥ `from`; at most two are needed to decide. */
+function nextLineWith(lines: readonly string[], search: LiteralSearch, from: number): number {
+  for (let index = from; index < lines.length; index += 1) if (search.foundIn(lines[index]!)) return index;
+  return -1;
+}
+
+/**
+ * Every [start, end) where `needle` matches, start ≥ `from`; at most two are needed to
+ * decide. With `skipBlank`, blank lines of the file may sit anywhere between the
+ * needle's lines: the needle is then searched among the file's non-blank lines.
+ */
 function findMatches(haystack: readonly string[], needle: readonly string[], skipBlank: boolean, from: number, atEnd: boolean): Array<[number, number]> {
   const matches: Array<[number, number]> = [];
   const wanted = skipBlank ? needle.filter((line) => line !== '') : needle;
   if (wanted.length === 0) return matches;
-  for (let start = from; start < haystack.length; start += 1) {
-    if (haystack[start] !== wanted[0]) continue;
-    let index = start;
-    let matched = 0;
-    while (index < haystack.length && matched < wanted.length) {
-      if (haystack[index] === wanted[matched]) {
-        matched += 1;
-        index += 1;
-      } else if (skipBlank && haystack[index] === '') {
-        index += 1;
-      } else break;
-    }
-    if (matched !== wanted.length) continue;
-    if (atEnd && !onlyBlankAfter(haystack, index)) continue;
-    matches.push([start, index]);
+  const positions: number[] = [];
+  const searched: string[] = [];
+  for (let index = from; index < haystack.length; index += 1) {
+    if (skipBlank && haystack[index] === '') continue;
+    positions.push(index);
+    searched.push(haystack[index]!);
+  }
+  const lastNonBlank = atEnd ? lastNonBlankLine(haystack) : -1;
+  for (const start of occurrences(searched, wanted)) {
+    const end = positions[start + wanted.length - 1]! + 1;
+    // At the end of the file: only blank lines may follow.
+    if (atEnd && lastNonBlank >= end) continue;
+    matches.push([positions[start]!, end]);
     if (matches.length > 1) break;
   }
   return matches;
 }
 
-function onlyBlankAfter(lines: readonly string[], index: number): boolean {
-  for (let line = index; line < lines.length; line += 1) if (lines[line]!.trim() !== '') return false;
-  return true;
+function lastNonBlankLine(lines: readonly string[]): number {
+  let line = lines.length - 1;
+  while (line >= 0 && lines[line]!.trim() === '') line -= 1;
+  return line;
 }
 
 /** Builds the new lines for [start, end): the file's own context lines, the hunk's additions re-indented. */
 function replace(lines: readonly string[], start: number, end: number, hunk: readonly HunkLine[], pass: Pass): string[] {
   const reindent = pass.tolerances.includes('indentation') ? indentationFix(lines, start, hunk) : (line: string) => line;
+  const blank: Array<boolean | undefined> = [];
+  const isBlank = (index: number): boolean => (blank[index - start] ??= lines[index]!.trim() === '');
   const output: string[] = [];
   let index = start;
   for (const line of hunk) {
@@ -147,8 +168,10 @@ function replace(lines: readonly string[], start: number, end: number, hunk: rea
     }
     if (pass.skipBlankLines) {
       // Keep blank lines the user has and the hunk lacks; skip blank lines the hunk has and the file lacks.
-      while (index < end && lines[index]!.trim() === '' && line.text.trim() !== '') output.push(lines[index++]!);
-      if (line.text.trim() === '' && (index >= end || lines[index]!.trim() !== '')) continue;
+      // Blankness is worked out once per line: a long line is never trimmed once per hunk line.
+      const isBlankLine = line.text.trim() === '';
+      while (index < end && !isBlankLine && isBlank(index)) output.push(lines[index++]!);
+      if (isBlankLine && (index >= end || !isBlank(index))) continue;
     }
     if (line.kind === 'context') output.push(lines[index]!);
     index += 1;

@@ -4,6 +4,7 @@ import { EditStreamParser } from './edit-stream-parser';
 import { newLinesOf, oldLinesOf, type EditEvent } from './edit-types';
 import * as fixtures from './fixtures/answers';
 import { seededRandom } from '../../../test/helpers/seeded-random';
+import { growthRatio, LINEAR_GROWTH_BOUND } from './fixtures/growth';
 
 describe('EditStreamParser: V4A', () => {
   it('reads files, hunks, hints and the prose around them', () => {
@@ -165,6 +166,46 @@ describe('EditStreamParser: streaming', () => {
     const answer = parseAnswer(text, [4096]);
     expect(answer.files[0]!.hunks.length).toBeGreaterThan(200_000);
     expect(answer.problems).toEqual([]);
+  });
+});
+
+describe('EditStreamParser: adversarial lines (time linear in the input: growth ratios, never durations)', () => {
+  const grows = (line: (size: number) => string, size: number, chunk = 4096) => growthRatio((n) => parseAnswer(line(n), [chunk]), size);
+
+  it('parses a 200 KB run of * in a prose line in linear time (a trailing-class regex took 75 s)', async () => {
+    expect(parseAnswer(`a${'*'.repeat(10)}a\n`).prose).toEqual([`a${'*'.repeat(10)}a`]);
+    expect(await grows((size) => `a${'*'.repeat(size)}a\n`, 12_500)).toBeLessThan(LINEAR_GROWTH_BOUND);
+  });
+
+  it('parses long runs of whitespace, colons, quotes and backticks in linear time', async () => {
+    for (const character of [' ', ':', '`', '"', "'", '#', '@', '<', '=']) {
+      expect(await grows((size) => `a${character.repeat(size)}a\n`, 12_500), JSON.stringify(character)).toBeLessThan(LINEAR_GROWTH_BOUND);
+    }
+  });
+
+  it('reads file headers and Move to with a 200 KB whitespace run in linear time', async () => {
+    const patch = (header: string) => (size: number) => `*** Begin Patch\n*** Update File: a.ts\n${header}${' '.repeat(size)}x\n-old\n+new\n*** End Patch\n`;
+    expect(parseAnswer(patch('*** Move to: b')(3)).files[0]!.moveTo).toBe('b   x');
+    expect(await grows(patch('*** Move to: b'), 12_500)).toBeLessThan(LINEAR_GROWTH_BOUND);
+    expect(parseAnswer(patch('*** Update File: c')(3)).files[1]!.path).toBe('c   x');
+    expect(await grows(patch('*** Update File: c'), 12_500)).toBeLessThan(LINEAR_GROWTH_BOUND);
+  });
+
+  it('takes linear time over a 1 MB line streamed one character at a time', async () => {
+    expect(await grows((size) => `+${'x'.repeat(size)}\n`, 65_536, 1)).toBeLessThan(LINEAR_GROWTH_BOUND);
+  });
+
+  it('reads markers as before: a header path is one line, a path may touch the colon', () => {
+    expect(parseAnswer('*** Begin Patch\n*** Update File:a.ts\n-x\n+y\n*** End Patch\n').files[0]!.path).toBe('a.ts');
+    // A line separator inside a header makes it no header: an argument is one line.
+    expect(parseAnswer('*** Begin Patch\n*** Update File: a\u2028b.ts\n*** End Patch\n').problems[0]).toContain('unknown marker');
+    expect(parseAnswer('*** Begin Patch\n*** Update File: a.ts\n*** Move to:   \n-x\n*** End Patch\n').files[0]!.moveTo).toBe('');
+  });
+
+  it('finds the file a search/replace block names in headings, lists, quotes and emphasis', () => {
+    const pathOf = (line: string) => parseAnswer(`${line}\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n`).files[0]!.path;
+    expect(['## `src/a.ts`', '- **src/a.ts**:', "* 'src/a.ts'", '"src/a.ts":', '#src/a.ts', '***src/a.ts***'].map(pathOf)).toEqual(Array(6).fill('src/a.ts'));
+    expect(['-src/a.ts', 'see src/a.ts', 'https://x.io/a.ts', `${'a'.repeat(301)}.ts`, '**'].map(pathOf)).toEqual(['-src/a.ts', '', '', '', '']);
   });
 });
 

@@ -29,11 +29,26 @@ type Mode =
   /** In a search/replace block, after `=======`. */
   | 'replace';
 
-const FILE_HEADER = /^\*\*\* (Update|Add|Delete) File:\s*(.*?)\s*$/;
+// Regexes here are anchored at the start, with bounded or single quantifiers: linear on
+// any line. Markers that end in a free-form argument (file headers, Move to) are read by
+// hand: `(.*?)\s*$` retries from every character of a whitespace run (quadratic).
 const UNIFIED_HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$/;
 const SEARCH_MARKER = /^<{5,9} ?SEARCH\s*$/;
 const DIVIDER_MARKER = /^={5,9}\s*$/;
 const REPLACE_MARKER = /^>{5,9} ?REPLACE\s*$/;
+const MOVE_MARKER = '*** Move to:';
+const FILE_MARKERS: ReadonlyArray<[string, FileOperation]> = [
+  ['*** Update File:', 'update'],
+  ['*** Add File:', 'add'],
+  ['*** Delete File:', 'delete'],
+];
+
+const LINE_SEPARATOR = /[\r\u2028\u2029]/;
+const WHITESPACE = /\s/;
+const isWhitespace = (character: string | undefined): boolean => character !== undefined && WHITESPACE.test(character);
+/** Quotes and emphasis models wrap a path in (`path`, **path**, "path"); a colon may end it too. */
+const WRAPPING = '`*"\'';
+const TRAILING = '`*"\':';
 
 export class EditStreamParser {
   /** The unfinished last line, in the pieces it arrived in. */
@@ -118,7 +133,7 @@ export class EditStreamParser {
       this.sawPatchEnvelope = true;
       return;
     }
-    if (FILE_HEADER.test(trimmed)) {
+    if (fileHeader(trimmed) !== null) {
       this.problem('A file header came without "*** Begin Patch"; read as a patch anyway.');
       this.mode = 'patch';
       return this.patchLine(trimmed);
@@ -135,8 +150,8 @@ export class EditStreamParser {
 
   private patchLine(text: string): void {
     const trimmed = text.trim();
-    const header = FILE_HEADER.exec(trimmed);
-    if (header) return this.openFile(header[1]!.toLowerCase() as FileOperation, header[2]!);
+    const header = fileHeader(trimmed);
+    if (header) return this.openFile(header.operation, header.path);
     if (trimmed === '*** End Patch') {
       this.mode = 'prose';
       return;
@@ -172,10 +187,10 @@ export class EditStreamParser {
     const trimmed = text.trim();
     // Markers start the line: " *** Note" is a context line, not a marker.
     if (text.startsWith('*** ')) {
-      const move = /^\*\*\* Move to:\s*(.*?)\s*$/.exec(trimmed);
-      if (move) {
+      const move = markerArgument(trimmed, MOVE_MARKER);
+      if (move !== null) {
         if (this.hunkIndex >= 0 && this.hunkOpen) this.problem('"*** Move to:" after a hunk was applied to the file anyway.');
-        return this.emit({ type: 'move', fileIndex: this.fileIndex, to: move[1]! });
+        return this.emit({ type: 'move', fileIndex: this.fileIndex, to: move });
       }
       if (trimmed === '*** End of File') {
         if (this.hunkOpen) this.emit({ type: 'hunk-at-end', hunkIndex: this.hunkIndex });
@@ -210,7 +225,7 @@ export class EditStreamParser {
 
   private addLine(text: string): void {
     const trimmed = text.trim();
-    if (text.startsWith('*** ') && (FILE_HEADER.test(trimmed) || trimmed === '*** End Patch' || trimmed === '*** Begin Patch')) {
+    if (text.startsWith('*** ') && (fileHeader(trimmed) !== null || trimmed === '*** End Patch' || trimmed === '*** Begin Patch')) {
       this.closeHunk();
       this.mode = 'patch';
       return this.patchLine(trimmed);
@@ -308,9 +323,50 @@ export class EditStreamParser {
   }
 }
 
-/** A prose line that could name a file for the search/replace block after it. */
+/** A file header (`*** Update File: path`, Add, Delete) on a trimmed line, or null. */
+function fileHeader(trimmed: string): { operation: FileOperation; path: string } | null {
+  for (const [marker, operation] of FILE_MARKERS) {
+    const path = markerArgument(trimmed, marker);
+    if (path !== null) return { operation, path };
+  }
+  return null;
+}
+
+/**
+ * What follows `marker` at the start of a trimmed line, trimmed; null if the line is not
+ * that marker. A line separator inside (`\r`, U+2028, U+2029) makes it no marker: an
+ * argument is one line.
+ */
+function markerArgument(trimmed: string, marker: string): string | null {
+  if (!trimmed.startsWith(marker)) return null;
+  const argument = trimmed.slice(marker.length).trim();
+  return LINE_SEPARATOR.test(argument) ? null : argument;
+}
+
+/**
+ * A prose line that could name a file for the search/replace block after it: a heading or
+ * list marker, then wrapping quotes or emphasis, are dropped around one word with a `.`
+ * or `/`. Scanned by hand: a trailing-class regex is quadratic on a long run of `*`.
+ */
 function asPathCandidate(line: string): string | null {
-  const stripped = line.replace(/^(#+\s*|[-*]\s+)/, '').replace(/^[`*"']+|[`*"':]+$/g, '');
-  if (stripped.length === 0 || stripped.length > 300 || /\s/.test(stripped) || stripped.startsWith('```')) return null;
+  let start = listMarkerLength(line);
+  while (start < line.length && WRAPPING.includes(line[start]!)) start += 1;
+  let end = line.length;
+  while (end > start && TRAILING.includes(line[end - 1]!)) end -= 1;
+  if (end === start || end - start > 300) return null;
+  const stripped = line.slice(start, end);
+  if (WHITESPACE.test(stripped)) return null;
   return /[./]/.test(stripped) && !/^https?:/.test(stripped) ? stripped : null;
+}
+
+/** The length of a leading `#…` heading marker or `-`/`*` list marker, with the spaces after it. */
+function listMarkerLength(line: string): number {
+  let length = 0;
+  if (line.startsWith('#')) {
+    while (line[length] === '#') length += 1;
+  } else if ((line[0] === '-' || line[0] === '*') && isWhitespace(line[1])) {
+    length = 1;
+  } else return 0;
+  while (isWhitespace(line[length])) length += 1;
+  return length;
 }
