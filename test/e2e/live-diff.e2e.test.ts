@@ -45,7 +45,8 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
 
   const cards = () => page.getByRole('article', { name: 'Hunk in src/app.ts' });
   const stateOf = (index: number) => cards().nth(index).getByLabel('Hunk state').innerText();
-  const onDisk = () => readFile(join(project, 'src', 'app.ts'), 'utf8');
+  /** The file's text; while Flint swaps it (undo) the name is free for an instant, which reads as "not yet". */
+  const onDisk = () => readFile(join(project, 'src', 'app.ts'), 'utf8').catch(() => '(being swapped)');
   const sessionId = async () => {
     const session = page.locator('.edit-session');
     return (await session.count()) === 0 ? null : session.getAttribute('data-session');

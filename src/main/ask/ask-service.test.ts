@@ -2,7 +2,7 @@
  * The ask bar's scope and prompt through a real core: real files in a temp dir, the
  * real watcher seeing saves, and the simulator receiving what would be sent.
  */
-import { mkdtemp, open, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,6 +36,10 @@ describe('AskService in a real core', () => {
     core.onDidEmit((event) => events.push(event));
     await core.openProject(project.root);
     await waitFor(() => events.some((event) => event.channel === 'project:tree'), 'the tree');
+    // The tree comes before the watcher is live, and a save in between goes unseen: wait
+    // until a probe folder's creation is reported (a folder never becomes the current file).
+    await mkdir(project.path('assets/watch-probe'));
+    await waitFor(() => events.some((event) => event.channel === 'project:changed' && JSON.stringify(event.payload).includes('watch-probe')), 'the watcher');
   };
   /** Writes a file as another editor would, and waits until Flint saw the save. */
   const save = async (path: string, text: string) => {

@@ -39,17 +39,23 @@ export function stampOf(stats: Pick<BigIntStats, 'ino' | 'size' | 'mtimeNs'>): I
 export interface CapturedFile {
   /** Its scratch name in the same folder (renamed from `aside` to `grace` once the write is done). */
   aside: string;
-  /** A regular file, read whole without a write in between, holding exactly the expected bytes. */
-  readonly matches: boolean;
-  /** Whether anyone wrote into it since it was read: stamp, then bytes (mtime ticks are coarse). */
+  /** A regular file of the expected size: only such a capture can hold the expected bytes. */
+  readonly plausible: boolean;
+  /**
+   * Reads it whole and compares with the expected bytes (a write during the read counts
+   * as a difference). Called after Flint's file is in place, so the name is free only
+   * for the few calls of the capture itself.
+   */
+  matches(): Promise<boolean>;
+  /** Whether anyone wrote into it since `matches` read it: stamp, then bytes (mtime ticks are coarse). */
   changedSinceRead(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 /**
- * Renames `name` aside and compares it with `expected`; null if there is no such name
- * (any more). On any failure after the rename the file is put back before the error
- * is thrown: a capture never leaves the user's file under a hidden name.
+ * Renames `name` aside and looks at it (no read yet); null if there is no such name
+ * (any more). On any failure after the rename the file is put back before the error is
+ * thrown: a capture never leaves the user's file under a hidden name.
  */
 export async function captureFile(folder: ProjectFolder, name: string, expected: Uint8Array): Promise<CapturedFile | null> {
   const aside = scratchName(name, 'aside');
@@ -66,22 +72,28 @@ export async function captureFile(folder: ProjectFolder, name: string, expected:
       if (errorCode(error) === 'ELOOP') return null;
       throw error;
     });
-    if (handle === null) return { aside, matches: false, changedSinceRead: async () => false, close: async () => undefined };
+    if (handle === null) return { aside, plausible: false, matches: async () => false, changedSinceRead: async () => false, close: async () => undefined };
     const opened = handle;
-    const before = await opened.stat({ bigint: true });
+    const first = await opened.stat({ bigint: true });
     // Compared by size first: a file swapped for a huge one is never read whole.
-    const comparable = before.isFile() && Number(before.size) === expected.length;
-    const bytes = comparable ? await readAll(opened) : new Uint8Array();
-    const after = await opened.stat({ bigint: true });
-    // A write during the read may have torn it: such a capture never matches.
-    const matches = comparable && stampOf(before) === stampOf(after) && Buffer.from(bytes).equals(Buffer.from(expected));
+    const plausible = first.isFile() && Number(first.size) === expected.length;
+    let read: { bytes: Uint8Array; stamp: InodeStamp } | null = null;
     return {
       aside,
-      matches,
+      plausible,
+      matches: async () => {
+        if (!plausible) return false;
+        const before = await opened.stat({ bigint: true });
+        const bytes = await readAll(opened);
+        const after = await opened.stat({ bigint: true });
+        read = { bytes, stamp: stampOf(after) };
+        return stampOf(before) === stampOf(after) && Buffer.from(bytes).equals(Buffer.from(expected));
+      },
       changedSinceRead: async () => {
+        if (read === null) return true;
         const now = await opened.stat({ bigint: true });
-        if (stampOf(now) !== stampOf(after)) return true;
-        return !Buffer.from(await readAll(opened)).equals(Buffer.from(bytes));
+        if (stampOf(now) !== read.stamp) return true;
+        return !Buffer.from(await readAll(opened)).equals(Buffer.from(read.bytes));
       },
       close: () => opened.close(),
     };

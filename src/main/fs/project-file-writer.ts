@@ -18,7 +18,7 @@
  */
 import { lstat, rename, unlink } from 'node:fs/promises';
 import { FlintFailure } from '../../shared/result';
-import { captureFile, exists, placeUnlessTaken, putBack, renamedKind, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type InodeStamp } from './captured-file';
+import { captureFile, exists, keepBeside, placeUnlessTaken, putBack, renamedKind, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type InodeStamp } from './captured-file';
 import { LateWriterWatch, type LateWriterReport } from './late-writer-watch';
 import { ProjectFolder } from './project-folder';
 import { readSettled } from './read-settled';
@@ -154,18 +154,23 @@ export class ProjectFileWriter {
       if (present !== null && !present.isFile()) return { outcome: { status: 'changed' }, handedOver: false };
       captured = await captureFile(folder, name, expected);
       if (captured === null) return { outcome: { status: 'changed' }, handedOver: false };
-      if (!captured.matches) return { outcome: changed(await putBack(folder, name, captured.aside)), handedOver: false };
+      if (!captured.plausible) return { outcome: changed(await putBack(folder, name, captured.aside)), handedOver: false };
       await this.atStep('captured');
       // Placing with link(2) is the conditional step; a delete only checks that the name stayed free.
+      // The name is free only from the capture to here: the bytes are compared after.
       placed = temporary !== null && (await placeUnlessTaken(folder, temporary.name, name));
       if (temporary !== null ? !placed : await exists(folder.entry(name))) {
-        // Someone saved under the name while it was free: theirs stays; the capture was only the base.
-        await unlink(folder.entry(captured.aside));
-        return { outcome: { status: 'changed' }, handedOver: false };
+        // Someone saved under the name while it was free: theirs stays. The capture was the
+        // base (dropped), or, if it was not, an earlier save of theirs (kept beside).
+        if (await captured.matches()) {
+          await unlink(folder.entry(captured.aside));
+          return { outcome: { status: 'changed' }, handedOver: false };
+        }
+        return { outcome: changed(await keepBeside(folder, name, captured.aside)), handedOver: false };
       }
       await this.atStep('linked');
-      if (await captured.changedSinceRead()) {
-        // A writer that had the file open wrote into it after all: its save wins.
+      // Not the bytes the plan was based on (a save of the same size), or written into since: that version wins.
+      if (!(await captured.matches()) || (await captured.changedSinceRead())) {
         return { outcome: changed(await restoreOverOurs(folder, name, captured.aside, ourStamp)), handedOver: false };
       }
       if (!(await folder.isStillInside())) throw this.movedOut(folder, name);

@@ -8,7 +8,7 @@ import { collect } from '../../../../test/helpers/collect-stream';
 import { createMemoryLogger } from '../../logger';
 import { KEY_HIDDEN } from '../key-redactor';
 import { MAX_LOGGED_UNKNOWN_TYPES, ResponsesProvider } from './responses-provider';
-import { rejectingServer, scriptedServer, send, type ScriptedServer } from './scripted-responses-server';
+import { rejectingServer, scriptedServer, send, type ScriptedServer, testProvider } from './scripted-responses-server';
 
 /** An underscore in the key: re-spelling "_" as " " before hiding would miss it. */
 const KEY = 'sk-proj_Hostile4Key_8Server2';
@@ -20,8 +20,7 @@ describe('ResponsesProvider against a malformed or hostile server', () => {
   let logger: ReturnType<typeof createMemoryLogger>;
 
   const open = (baseUrl: string) => {
-    logger = createMemoryLogger();
-    provider = new ResponsesProvider({ baseUrl, apiKey: KEY, model: MODEL, logger, handshakeTimeoutMs: 1000, idleTimeoutMs: 1000, pool: { backoffInitialMs: 20 } });
+    ({ provider, logger } = testProvider(baseUrl, KEY));
     return provider;
   };
   /** Answers the n-th `response.create` with `answers[n]`. */

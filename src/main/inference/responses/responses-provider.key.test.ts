@@ -9,7 +9,7 @@ import { startSimulator, type Simulator } from '../../../../test/sim/simulator';
 import { createMemoryLogger } from '../../logger';
 import { KEY_HIDDEN, shortestHiddenKeyStart } from '../key-redactor';
 import { ResponsesProvider } from './responses-provider';
-import { rejectingServer, scriptedServer, send } from './scripted-responses-server';
+import { rejectingServer, scriptedServer, send, testProvider } from './scripted-responses-server';
 
 const KEY = 'sk-proj-Echo4Key8Split2Every6Way0';
 const MODEL = 'gpt-5.3-codex-spark';
@@ -23,8 +23,7 @@ describe('ResponsesProvider keeps the key out of what it shows', () => {
   let logger: ReturnType<typeof createMemoryLogger>;
 
   const open = (baseUrl: string) => {
-    logger = createMemoryLogger();
-    provider = new ResponsesProvider({ baseUrl, apiKey: KEY, model: MODEL, logger, handshakeTimeoutMs: 1000, idleTimeoutMs: 1000, pool: { backoffInitialMs: 20 } });
+    ({ provider, logger } = testProvider(baseUrl, KEY));
     return provider;
   };
 

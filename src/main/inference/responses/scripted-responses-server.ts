@@ -5,6 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { createMemoryLogger } from '../../logger';
+import { ResponsesProvider } from './responses-provider';
 
 /** A running test endpoint: its base URL for the provider, and how to stop it. */
 export interface ScriptedServer {
@@ -47,4 +49,11 @@ export async function rejectingServer(status: number, body: string): Promise<Scr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A provider for `baseUrl` with short timeouts and a memory log, as these tests use it. */
+export function testProvider(baseUrl: string, apiKey: string): { provider: ResponsesProvider; logger: ReturnType<typeof createMemoryLogger> } {
+  const logger = createMemoryLogger();
+  const provider = new ResponsesProvider({ baseUrl, apiKey, model: 'gpt-5.3-codex-spark', logger, handshakeTimeoutMs: 1000, idleTimeoutMs: 1000, pool: { backoffInitialMs: 20 } });
+  return { provider, logger };
 }
