@@ -100,6 +100,15 @@ describe('ProjectFileWriter', () => {
     }
   }
 
+  it('puts back a save of the same size that lands just before the capture (compared after Flint’s file is in place)', async () => {
+    const sameSize = Buffer.from('ORIGINAL\n');
+    const writer = new ProjectFileWriter(project.root, { quietMs: 0, atStep: async (at) => (at === 'before-capture' ? writeFile(path(), sameSize) : undefined) });
+    expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'changed' });
+    expect(await readFile(path())).toEqual(sameSize);
+    await writer.dispose();
+    expect(await scratchLeft()).toEqual([]);
+  });
+
   for (const step of ['linked', 'verified'] as const satisfies WriteStep[]) {
     it(`puts back what a writer that opened the file earlier wrote at "${step}", and reports it`, async () => {
       const reports: unknown[] = [];
