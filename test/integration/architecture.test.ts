@@ -41,6 +41,11 @@ describe('the layering', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps fs/ the lowest layer of main: it imports no other folder of main', async () => {
+    // `../x` is a sibling folder of main; `../../shared` (and tests' `../../../test`) are outside it.
+    expect(await filesImporting(join(SOURCE, 'main', 'fs'), /from '\.\.\/(?!\.\.\/)/)).toEqual([]);
+  });
+
   it('keeps zod (the runtime schemas) out of everything the renderer and preload bundle', async () => {
     const offenders = [
       ...(await filesImporting(join(SOURCE, 'renderer'), /contract-schemas|from ['"]zod['"]/)),

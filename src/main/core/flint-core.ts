@@ -27,7 +27,7 @@ import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecy
 import type { Logger } from '../logger';
 import { CurrentFileTracker } from '../project/current-file';
 import { readProjectFile } from '../project/file-reader';
-import { toFlintFailure } from '../project/fs-errors';
+import { toFlintFailure } from '../fs/fs-errors';
 import { resolveExistingInProject } from '../project/path-guard';
 import { ProjectSession } from '../project/project-session';
 import type { ScanFileSystem } from '../project/tree-scanner';

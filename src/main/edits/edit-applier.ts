@@ -13,8 +13,8 @@ import { AnchorableFile, anchorHunk, type Tolerance } from '../../shared/edits/a
 import type { HunkLine } from '../../shared/edits/edit-types';
 import { FlintFailure } from '../../shared/result';
 import { ProjectFileWriter, type ProjectFileWriterOptions } from '../fs/project-file-writer';
-import { errorCode } from '../project/fs-errors';
-import { isInsideRoot, toPosixRelative } from '../project/path-guard';
+import { errorCode } from '../fs/fs-errors';
+import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
 import { decodeFileText, encodeFileText, joinLines, spliceLines, type FileText } from './file-text';
 import { resolveModelPath, type ModelPath } from './model-path';
 import type { JournalEntry, UndoJournal, UndoOutcome } from './undo-journal';

@@ -14,7 +14,7 @@ import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
 import { EditApplier } from './edit-applier';
 import { recoverScratchFiles } from '../fs/scratch-recovery';
-import { isInsideRoot, toPosixRelative } from '../project/path-guard';
+import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
 import { parentPath } from '../../shared/paths';
 import type { BuiltPrompt, PromptRequest } from '../ask/ask-service';
 import { readProjectText } from '../context/read-project-text';

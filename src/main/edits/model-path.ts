@@ -6,8 +6,8 @@ import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { normalizeRelativePath, touchesGitFolder } from '../../shared/paths';
 import { FlintFailure } from '../../shared/result';
-import { errorCode } from '../project/fs-errors';
-import { isInsideRoot, toPosixRelative } from '../project/path-guard';
+import { errorCode } from '../fs/fs-errors';
+import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
 
 export interface ModelPath {
   relativePath: string;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FlintFailure } from '../../shared/result';
-import { errorCode } from '../project/fs-errors';
+import { errorCode } from '../fs/fs-errors';
 
 /** One change Flint made to one file. `null` bytes mean "the file did not exist". */
 export interface JournalEntry {

@@ -14,7 +14,7 @@ import { constants } from 'node:fs';
 import { link, lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { errorCode } from '../project/fs-errors';
+import { errorCode } from './fs-errors';
 import type { ProjectFolder } from './project-folder';
 
 /** O_NOFOLLOW: a symlink put under the name is captured as a link, never read through. */

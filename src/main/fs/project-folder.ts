@@ -15,8 +15,8 @@ import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs
 import { join } from 'node:path';
 import { touchesGitFolder } from '../../shared/paths';
 import { FlintFailure } from '../../shared/result';
-import { errorCode } from '../project/fs-errors';
-import { isInsideRoot, toPosixRelative } from '../project/path-guard';
+import { errorCode } from './fs-errors';
+import { isInsideRoot, toPosixRelative } from './root-paths';
 
 const PROC_FD = '/proc/self/fd';
 const HAS_PROC_FD = process.platform === 'linux' && existsSync(PROC_FD);

@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { FlintFailure } from '../../shared/result';
-import { toFlintFailure } from '../project/fs-errors';
+import { toFlintFailure } from './fs-errors';
 
 /** O_NONBLOCK so opening a FIFO returns at once instead of waiting for a writer. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { FlintFailure } from '../../shared/result';
-import { checkRelativePath, isInsideRoot, resolveExistingInProject, toPosixRelative } from './path-guard';
+import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
+import { checkRelativePath, resolveExistingInProject } from './path-guard';
 
 /** Runs `action` and returns the FlintFailure it threw (fails the test if it did not). */
 async function failureOf(action: () => Promise<unknown>): Promise<FlintFailure> {

@@ -6,23 +6,17 @@
  * drive letters, NUL) and a real-path check (no symlink on the way leads out).
  */
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { normalizeRelativePath } from '../../shared/paths';
 import { FlintFailure } from '../../shared/result';
-import { toFlintFailure } from './fs-errors';
+import { toFlintFailure } from '../fs/fs-errors';
+import { isInsideRoot } from '../fs/root-paths';
 
 export interface ResolvedPath {
   /** Normalized project-relative POSIX path. */
   relativePath: string;
   /** Absolute path, symlinks resolved, guaranteed inside the root. */
   realPath: string;
-}
-
-/** True if `candidate` (absolute, real) is `root` or inside it. */
-export function isInsideRoot(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  // `..notes` is a fine name inside the root; only a whole `..` segment leaves it.
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Lexically checks a relative path; throws `outside-project` if it could leave the root. */
@@ -52,10 +46,4 @@ export async function resolveExistingInProject(root: string, input: string): Pro
     throw new FlintFailure('outside-project', `${relativePath} points outside the project; Flint does not follow it.`);
   }
   return { relativePath, realPath: real };
-}
-
-/** Converts an OS path relative to the root into the contract's POSIX form. */
-export function toPosixRelative(root: string, absolutePath: string): string {
-  const rel = relative(root, absolutePath);
-  return sep === '/' ? rel : rel.split(sep).join('/');
 }

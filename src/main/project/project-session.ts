@@ -12,7 +12,7 @@ import type { TreeChange, TreeEntry } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
-import { errorCode } from './fs-errors';
+import { errorCode } from '../fs/fs-errors';
 import { IgnoreRules } from './ignore-rules';
 import { checkRelativePath } from './path-guard';
 import { ProjectWatcher, type RawChange } from './project-watcher';

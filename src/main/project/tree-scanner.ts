@@ -11,9 +11,9 @@ import type { Dirent } from 'node:fs';
 import { lstat, readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { EntryKind, SymlinkInfo, TreeEntry } from '../../shared/project-types';
-import { errorCode, toFlintFailure } from './fs-errors';
+import { errorCode, toFlintFailure } from '../fs/fs-errors';
 import { IgnoreRules } from './ignore-rules';
-import { isInsideRoot } from './path-guard';
+import { isInsideRoot } from '../fs/root-paths';
 
 /** The file-system calls a scan makes that tests may replace (to simulate EACCES as root). */
 export interface ScanFileSystem {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HOTKEY, parseAccelerator } from '../../shared/accelerator';
 import { writeFileAtomic } from '../fs/atomic-write';
-import { errorCode } from '../project/fs-errors';
+import { errorCode } from '../fs/fs-errors';
 
 /** How many projects the Recent list remembers. */
 export const RECENT_LIMIT = 10;
