@@ -35,16 +35,16 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     testConnection: notUsed,
     setApiKey: notUsed,
     deleteApiKey: notUsed,
-    startEdit: notUsed,
+    askModel: notUsed,
     acceptHunk: notUsed,
     rejectHunk: notUsed,
     acceptAllHunks: notUsed,
     rejectAllHunks: notUsed,
-    stopEdit: notUsed,
-    acknowledgeEdit: notUsed,
-    redirectEdit: notUsed,
-    undoEdit: notUsed,
-    redoEdit: notUsed,
+    stopAnswer: notUsed,
+    acknowledgeAnswer: notUsed,
+    redirectAnswer: notUsed,
+    undoWrite: notUsed,
+    redoWrite: notUsed,
   };
   const logger = createMemoryLogger();
   return { host: createContractHost(handlers, logger), calls, logger };

@@ -2,6 +2,7 @@
  * The ask bar as main describes it: what the next question will be about, what blocks
  * it, and the system-wide shortcut that opens it.
  */
+import type { HunkUpdate } from './edits/hunk-types';
 
 /** What the question is about: the lines the last save changed, or the whole file. */
 export type AskFocus = 'recent-change' | 'whole-file';
@@ -59,4 +60,26 @@ export interface AskOpenRequest {
   trigger: 'hotkey' | 'tray' | 'command-line';
   /** When the shortcut was handled in main (performance.timeOrigin + now). */
   atEpochMs: number;
+}
+
+/** Where an answer is. */
+export type AnswerStatus =
+  /** The model is writing. */
+  | 'streaming'
+  /** The answer is complete; hunks may still await decisions. */
+  | 'complete'
+  /** The user stopped it. */
+  | 'stopped'
+  /** The stream failed; `message` says why. */
+  | 'failed';
+
+/** One batched update of an answer: status, prose and hunks (at most one per frame). */
+export interface AnswerUpdate {
+  sessionId: string;
+  status?: AnswerStatus;
+  message?: string;
+  /** Prose to append. */
+  prose?: string;
+  hunks: HunkUpdate[];
+  problems?: string[];
 }

@@ -37,7 +37,7 @@ export const requestSchemas = {
   setApiKey: z.object({ providerId: ProviderId, key: z.string().min(1).max(8192) }).strict(),
   deleteApiKey: ProviderInput,
   prepareAsk: z.object({ focus: AskFocus }).strict(),
-  startEdit: z
+  askModel: z
     .object({
       // Long pastes (logs, stack traces) are fine; the context budget decides what fits.
       prompt: z.string().min(1).max(400_000),
@@ -51,9 +51,9 @@ export const requestSchemas = {
   rejectHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
   acceptAllHunks: z.object({ sessionId: SessionId }).strict(),
   rejectAllHunks: z.object({ sessionId: SessionId }).strict(),
-  stopEdit: z.object({ sessionId: SessionId }).strict(),
-  acknowledgeEdit: z.object({ sessionId: SessionId }).strict(),
-  redirectEdit: z.object({ sessionId: SessionId, prompt: z.string().min(1).max(400_000), keypressEpochMs: z.number().finite().optional() }).strict(),
-  undoEdit: NoInput,
-  redoEdit: NoInput,
+  stopAnswer: z.object({ sessionId: SessionId }).strict(),
+  acknowledgeAnswer: z.object({ sessionId: SessionId }).strict(),
+  redirectAnswer: z.object({ sessionId: SessionId, prompt: z.string().min(1).max(400_000), keypressEpochMs: z.number().finite().optional() }).strict(),
+  undoWrite: NoInput,
+  redoWrite: NoInput,
 } satisfies { [N in RequestName]: z.ZodType<RequestInput<N>> };

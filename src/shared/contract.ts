@@ -15,7 +15,8 @@ import type {
   ProvidersState,
 } from './inference-types';
 import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus } from './ask-types';
-import type { EditSessionUpdate, HunkState } from './edits/session-types';
+import type { HunkState } from './edits/hunk-types';
+import type { AnswerUpdate } from './ask-types';
 import type { Result } from './result';
 import type {
   CloseReason,
@@ -116,6 +117,7 @@ export const requests = {
   setApiKey: request<{ providerId: string; key: string }, ProvidersState>('credentials:set'),
   /** Removes a provider's key from the keychain. */
   deleteApiKey: request<{ providerId: string }, ProvidersState>('credentials:delete'),
+  // The conversation (the ask part of main).
   /**
    * The ask bar opened: warms the connection, pre-loads the current file's context with
    * `focus`, and says what a question would be about (or what blocks it).
@@ -123,27 +125,28 @@ export const requests = {
   prepareAsk: request<{ focus: AskFocus }, AskScope>('ask:prepare'),
   /**
    * Asks about `paths` (default: the current file, focused on `focus`). A question's answer
-   * streams as the session's prose; a change request's hunks arrive too, as `edit:update` events.
+   * streams as the answer's prose; a change request's hunks arrive too, as `ask:update` events.
    */
-  startEdit: request<{ prompt: string; paths?: string[]; focus?: AskFocus; depth: AnswerDepth; keypressEpochMs?: number }, { sessionId: string }>('edit:start'),
-  /** Writes one complete hunk to disk (atomically, journaled). */
-  acceptHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('edit:accept'),
-  /** Declines one hunk (or discards a partial one). */
-  rejectHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('edit:reject'),
-  /** Accepts every complete, anchored hunk. */
-  acceptAllHunks: request<{ sessionId: string }, { accepted: number }>('edit:acceptAll'),
-  /** Rejects every undecided hunk. */
-  rejectAllHunks: request<{ sessionId: string }, { rejected: number }>('edit:rejectAll'),
-  /** The renderer has painted the last `edit:update`: main may send the next at once. */
-  acknowledgeEdit: request<{ sessionId: string }, null>('edit:ack'),
+  askModel: request<{ prompt: string; paths?: string[]; focus?: AskFocus; depth: AnswerDepth; keypressEpochMs?: number }, { sessionId: string }>('ask:start'),
   /** Stops the stream at once (Esc); complete hunks stay decidable. */
-  stopEdit: request<{ sessionId: string }, null>('edit:stop'),
-  /** Steers the session with a follow-up typed while (or after) it streams. */
-  redirectEdit: request<{ sessionId: string; prompt: string; keypressEpochMs?: number }, null>('edit:redirect'),
+  stopAnswer: request<{ sessionId: string }, null>('ask:stop'),
+  /** Steers the answer with a follow-up typed while (or after) it streams. */
+  redirectAnswer: request<{ sessionId: string; prompt: string; keypressEpochMs?: number }, null>('ask:redirect'),
+  /** The renderer has painted the last `ask:update`: main may send the next at once. */
+  acknowledgeAnswer: request<{ sessionId: string }, null>('ask:ack'),
+  // Decisions on hunks (the edits part of main).
+  /** Writes one complete hunk to disk (atomically, journaled). */
+  acceptHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:accept'),
+  /** Declines one hunk (or discards a partial one). */
+  rejectHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:reject'),
+  /** Accepts every complete, anchored hunk. */
+  acceptAllHunks: request<{ sessionId: string }, { accepted: number }>('hunk:acceptAll'),
+  /** Rejects every undecided hunk. */
+  rejectAllHunks: request<{ sessionId: string }, { rejected: number }>('hunk:rejectAll'),
   /** Undoes the last change Flint wrote (refused if the file changed since). */
-  undoEdit: request<NoInput, UndoResult>('edit:undo'),
+  undoWrite: request<NoInput, UndoResult>('hunk:undo'),
   /** Redoes the last undone change. */
-  redoEdit: request<NoInput, UndoResult>('edit:redo'),
+  redoWrite: request<NoInput, UndoResult>('hunk:redo'),
 } as const;
 
 /** What an undo or redo did, in words for the UI. */
@@ -176,8 +179,8 @@ export interface EventPayloads {
   'inference:connection': ConnectionStatus;
   /** Figures of the last finished request (answers and connection tests). */
   'inference:latency': LatencyFigures;
-  /** Changes to an edit session's hunks and status, batched per frame. */
-  'edit:update': EditSessionUpdate;
+  /** An answer's status, prose and hunks, batched per frame. */
+  'ask:update': AnswerUpdate;
   /** Open the ask bar: the system-wide shortcut, the tray icon, or `flint --ask`. */
   'ask:open': AskOpenRequest;
   /** The system-wide shortcut was registered, or could not be. */

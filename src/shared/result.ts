@@ -7,8 +7,22 @@
 
 /** Why a request failed. Each code maps to a message the UI can show as is. */
 export type FlintErrorCode =
-  /** The input did not match the contract's schema. */
+  /** The input did not match the contract's schema (or a value in it makes no sense). */
   | 'invalid-input'
+  /** The request did not come from Flint's own window. */
+  | 'untrusted-sender'
+  /** An answer is still streaming: stop or redirect it before asking again. */
+  | 'already-streaming'
+  /** A hunk cannot take that decision in its state (it is streaming, written, or decided). */
+  | 'invalid-state'
+  /** No such provider, or one its settings cannot run. */
+  | 'invalid-provider'
+  /** The active provider has no API key (keychain or environment). */
+  | 'no-key'
+  /** The OS keychain cannot be reached (locked, missing, or no secret service). */
+  | 'keychain-unavailable'
+  /** There is no current file to ask about. */
+  | 'no-file'
   /** No request is registered under that channel. */
   | 'unknown-channel'
   /** The path does not exist. */

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AskScope } from '../../shared/ask-types';
 import type { EventEnvelope } from '../../shared/contract';
-import type { EditSessionUpdate } from '../../shared/edits/session-types';
+import type { AnswerUpdate } from '../../shared/ask-types';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
 import { createTestCore } from '../../../test/helpers/test-core';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
@@ -73,7 +73,7 @@ describe('AskService in a real core', () => {
   /** Every file heading sent to the model for `path` (each says how many lines the file had). */
   const sentHeadings = (path: string) =>
     sim.requests.flatMap((request) => JSON.stringify(request.body).match(new RegExp(`File: ${path.replace(/[./]/g, '\\$&')} \\([^)]*\\)`, 'g')) ?? []);
-  const updates = (): EditSessionUpdate[] => events.flatMap((event) => (event.channel === 'edit:update' ? [event.payload as EditSessionUpdate] : []));
+  const updates = (): AnswerUpdate[] => events.flatMap((event) => (event.channel === 'ask:update' ? [event.payload as AnswerUpdate] : []));
   const answered = () => waitFor(() => updates().some((update) => update.status === 'complete'), 'the answer');
   const scope = (focus: 'recent-change' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
 
@@ -138,7 +138,7 @@ describe('AskService in a real core', () => {
     edited[9] = 'const line10 = 10 * 10;';
     await save('src/app.ts', `${edited.join('\n')}\n`);
 
-    await core.handlers.startEdit({ prompt: 'What does line 10 do?', depth: 'fast' });
+    await core.handlers.askModel({ prompt: 'What does line 10 do?', depth: 'fast' });
     await answered();
 
     const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
@@ -160,7 +160,7 @@ describe('AskService in a real core', () => {
     );
     // The pre-load finishes before the question is sent only if we wait for it, as a user's typing would.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await core.handlers.startEdit({ prompt: 'Explain this file', depth: 'fast' });
+    await core.handlers.askModel({ prompt: 'Explain this file', depth: 'fast' });
     await answered();
     const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
     expect(asked.body.previous_response_id).toMatch(/^resp_/);
@@ -183,7 +183,7 @@ describe('AskService in a real core', () => {
     );
     expect(JSON.stringify(preload.body)).toContain('const entry11900 ');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await core.handlers.startEdit({ prompt: 'Why was this changed to zero?', depth: 'fast' });
+    await core.handlers.askModel({ prompt: 'Why was this changed to zero?', depth: 'fast' });
     await answered();
     const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
     expect(asked.body.previous_response_id).toMatch(/^resp_/);
@@ -197,7 +197,7 @@ describe('AskService in a real core', () => {
     const edited = lines(40);
     edited[0] = 'const first = 0;';
     await save('src/app.ts', `${edited.join('\n')}\n`);
-    await core.handlers.startEdit({ prompt: 'Summarize', focus: 'whole-file', depth: 'fast' });
+    await core.handlers.askModel({ prompt: 'Summarize', focus: 'whole-file', depth: 'fast' });
     await answered();
     const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
     expect(JSON.stringify(asked.body)).not.toContain('Focus on those lines');
@@ -209,7 +209,7 @@ describe('AskService in a real core', () => {
     await unlink(project.path('src/app.ts'));
     const result = await scope();
     expect(result.blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('no longer exists') });
-    const sent = await core.handlers.startEdit({ prompt: 'Why?', depth: 'fast' }).catch((error: Error) => error.message);
+    const sent = await core.handlers.askModel({ prompt: 'Why?', depth: 'fast' }).catch((error: Error) => error.message);
     expect(sent).toContain('does not exist');
   });
 
@@ -227,7 +227,7 @@ describe('AskService in a real core', () => {
     core.currentFile.select('src/linked.ts');
     const result = await scope();
     expect(result.blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('outside the project') });
-    await expect(core.handlers.startEdit({ prompt: 'Explain', depth: 'fast' })).rejects.toThrow(/outside the project/);
+    await expect(core.handlers.askModel({ prompt: 'Explain', depth: 'fast' })).rejects.toThrow(/outside the project/);
     expect(sim.requests.some((request) => JSON.stringify(request.body).includes('do-not-send'))).toBe(false);
   });
 
@@ -270,7 +270,7 @@ describe('AskService in a real core', () => {
     edited[29_999] = 'const line30000 = 0; // edited';
     // Enter, pressed at the first change event of a save still being written.
     const saving = await startSaveInPieces('src/long.ts', `${edited.join('\n')}\n`);
-    await core.handlers.startEdit({ prompt: 'Why zero?', depth: 'fast' });
+    await core.handlers.askModel({ prompt: 'Why zero?', depth: 'fast' });
     await saving.written;
     await answered();
 
@@ -288,6 +288,6 @@ describe('AskService in a real core', () => {
   it('refuses a question too long for the model window, in words', async () => {
     await start({ FLINT_CONTEXT_WINDOW: '8000' });
     await save('src/app.ts', 'const a = 1;\n');
-    await expect(core.handlers.startEdit({ prompt: 'why '.repeat(20_000), depth: 'fast' })).rejects.toThrow(/Shorten it/);
+    await expect(core.handlers.askModel({ prompt: 'why '.repeat(20_000), depth: 'fast' })).rejects.toThrow(/Shorten it/);
   });
 });

@@ -7,7 +7,7 @@ import type { EditService } from '../edits/edit-service';
 
 export type EditHandlers = Pick<
   RequestHandlers,
-  'startEdit' | 'acceptHunk' | 'rejectHunk' | 'acceptAllHunks' | 'rejectAllHunks' | 'stopEdit' | 'acknowledgeEdit' | 'redirectEdit' | 'undoEdit' | 'redoEdit'
+  'askModel' | 'acceptHunk' | 'rejectHunk' | 'acceptAllHunks' | 'rejectAllHunks' | 'stopAnswer' | 'acknowledgeAnswer' | 'redirectAnswer' | 'undoWrite' | 'redoWrite'
 >;
 
 /** `edits()` returns the open project's edit service, or null when no project is open. */
@@ -18,24 +18,24 @@ export function createEditHandlers(edits: () => EditService | null): EditHandler
     return current;
   };
   return {
-    startEdit: (input) => service().start(input),
+    askModel: (input) => service().start(input),
     acceptHunk: async ({ sessionId, hunkId }) => ({ state: await service().accept(sessionId, hunkId) }),
     rejectHunk: async ({ sessionId, hunkId }) => ({ state: service().reject(sessionId, hunkId) }),
     acceptAllHunks: async ({ sessionId }) => ({ accepted: await service().acceptAll(sessionId) }),
     rejectAllHunks: async ({ sessionId }) => ({ rejected: service().rejectAll(sessionId) }),
-    stopEdit: async ({ sessionId }) => {
+    stopAnswer: async ({ sessionId }) => {
       service().stop(sessionId);
       return null;
     },
-    acknowledgeEdit: async ({ sessionId }) => {
+    acknowledgeAnswer: async ({ sessionId }) => {
       edits()?.acknowledge(sessionId);
       return null;
     },
-    redirectEdit: async ({ sessionId, prompt, keypressEpochMs }) => {
+    redirectAnswer: async ({ sessionId, prompt, keypressEpochMs }) => {
       await service().redirect(sessionId, prompt, undefined, keypressEpochMs);
       return null;
     },
-    undoEdit: () => service().undo(),
-    redoEdit: () => service().redo(),
+    undoWrite: () => service().undo(),
+    redoWrite: () => service().redo(),
   };
 }

@@ -96,11 +96,11 @@ export class FlintCore implements Disposable {
     this.handlers = {
       ...createInferenceHandlers(options.inference),
       ...editHandlers,
-      startEdit: async (input) => {
+      askModel: async (input) => {
         // A save still being written is waited for (bounded) before the files are read to be sent.
         const paths = input.paths?.length ? input.paths : [this.currentFile.value.path];
         for (const path of paths) if (path !== null) await this.context?.history.settledLines(path).catch(() => undefined);
-        return editHandlers.startEdit(input);
+        return editHandlers.askModel(input);
       },
       getAppInfo: async () => ({
         shell: options.shell,
@@ -235,7 +235,7 @@ export class FlintCore implements Disposable {
       inference: this.options.inference,
       buildPrompt: (request) => this.ask.build(request),
       logger: this.options.logger,
-      emit: (update) => this.emit('edit:update', update),
+      emit: (update) => this.emit('ask:update', update),
       currentFile: () => this.currentFile.value.path,
       onWillWrite: (path) => this.ownWrites.set(path, Date.now() + 2000),
       onWarning: (message) => this.emit('app:notice', { level: 'warning', message }),

@@ -3,7 +3,7 @@
  * and how a hunk is reported to the renderer.
  */
 import type { FileOperation, HunkLine } from '../../shared/edits/edit-types';
-import type { HunkState, HunkUpdate } from '../../shared/edits/session-types';
+import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
 
 export interface FileRecord {
   operation: FileOperation;

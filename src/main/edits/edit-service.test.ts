@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
+import type { HunkState } from '../../shared/edits/hunk-types';
+import type { AnswerUpdate } from '../../shared/ask-types';
 import { MemorySecretStore } from '../../../test/helpers/test-core';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
@@ -110,7 +111,7 @@ describe('EditService with the simulator', () => {
       logger,
       currentFile: () => currentPath,
       onWillWrite: () => undefined,
-      emit: (update: EditSessionUpdate) => {
+      emit: (update: AnswerUpdate) => {
         if (update.status) statuses.push(update.status);
         for (const hunk of update.hunks) {
           const known = hunks.get(hunk.id);

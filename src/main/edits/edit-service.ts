@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { AskFocus } from '../../shared/ask-types';
 import type { UndoResult } from '../../shared/contract';
 import type { AnswerDepth } from '../../shared/inference-types';
-import type { EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
+import type { HunkState } from '../../shared/edits/hunk-types';
+import type { AnswerUpdate } from '../../shared/ask-types';
 import { FlintFailure } from '../../shared/result';
 import type { InferenceService } from '../inference/inference-service';
 import type { Disposable } from '../lifecycle';
@@ -33,7 +34,7 @@ export interface EditServiceOptions {
   /** Context assembly: the files and the question become instructions and a turn. */
   buildPrompt: (request: PromptRequest) => Promise<BuiltPrompt>;
   logger: Logger;
-  emit: (update: EditSessionUpdate) => void;
+  emit: (update: AnswerUpdate) => void;
   currentFile: () => string | null;
   /** Flint is about to write this file (so its watcher echo is not the user's save). */
   onWillWrite: (relativePath: string) => void;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { growthRatio, LINEAR_GROWTH_BOUND } from '../../shared/edits/fixtures/growth';
-import type { EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
+import type { HunkState } from '../../shared/edits/hunk-types';
+import type { AnswerUpdate } from '../../shared/ask-types';
 import type { StreamSink } from '../inference/model-stream';
 import { createMemoryLogger } from '../logger';
 import type { EditApplier } from './edit-applier';
@@ -27,7 +28,7 @@ function harness(files: Record<string, string>, applier: Partial<EditApplier> = 
       return { cancel: () => undefined, done: new Promise(() => undefined) };
     },
     readText: async (path) => (path in files ? text(files[path]!) : null),
-    emit: (update: EditSessionUpdate) => {
+    emit: (update: AnswerUpdate) => {
       for (const hunk of update.hunks) {
         hunks.set(hunk.id, { state: hunk.state, ...(hunk.message !== undefined ? { message: hunk.message } : {}) });
         paths.push(hunk.path);

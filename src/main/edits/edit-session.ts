@@ -10,7 +10,8 @@ import type { AskFocus } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import type { EditEvent, HunkLine } from '../../shared/edits/edit-types';
-import type { EditSessionStatus, EditSessionUpdate, HunkState } from '../../shared/edits/session-types';
+import type { HunkState } from '../../shared/edits/hunk-types';
+import type { AnswerStatus, AnswerUpdate } from '../../shared/ask-types';
 import { UpdateBatcher } from './update-batcher';
 import { FlintFailure } from '../../shared/result';
 import type { Disposable } from '../lifecycle';
@@ -38,7 +39,7 @@ export interface EditSessionOptions {
   applier: EditApplier;
   openStream: OpenStream;
   readText: ReadText;
-  emit: (update: EditSessionUpdate) => void;
+  emit: (update: AnswerUpdate) => void;
   logger: Logger;
   /** What the question was about, and which model: a redirect keeps both. */
   focus: AskFocus;
@@ -56,7 +57,7 @@ export class EditSession implements Disposable {
   private stream: ModelStream | null = null;
   /** The turn the user stopped (a stop can come before the turn's stream has opened). */
   private stoppedTurn = 0;
-  private status: EditSessionStatus = 'streaming';
+  private status: AnswerStatus = 'streaming';
   private readonly batcher: UpdateBatcher;
   private disposed = false;
   /** Base texts read for this session, by path (the text hunks were proposed against). */
@@ -392,7 +393,7 @@ export class EditSession implements Disposable {
     this.batcher.hunk(hunkUpdateOf(hunk, this.files[hunk.fileIndex]!, appendLines), appendLines.length > 0 && hunk.lines.length === appendLines.length);
   }
 
-  private setStatus(status: EditSessionStatus, message?: string): void {
+  private setStatus(status: AnswerStatus, message?: string): void {
     this.status = status;
     this.batcher.status(status, message);
   }

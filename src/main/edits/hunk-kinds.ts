@@ -3,7 +3,7 @@
  * the text it was proposed on), and what accepting it writes.
  */
 import { newLinesOf } from '../../shared/edits/edit-types';
-import type { HunkState } from '../../shared/edits/session-types';
+import type { HunkState } from '../../shared/edits/hunk-types';
 import { planHunk, type ApplyResult, type EditApplier, type HunkToApply } from './edit-applier';
 import type { FileRecord, HunkRecord } from './edit-records';
 import type { FileText } from './file-text';

@@ -7,11 +7,12 @@
  * to lines, so this stays near one message per frame. Without acknowledgements (no
  * renderer, a hidden window) batches still go out every `ackTimeoutMs`.
  */
-import type { EditSessionStatus, EditSessionUpdate, HunkUpdate } from '../../shared/edits/session-types';
+import type { HunkUpdate } from '../../shared/edits/hunk-types';
+import type { AnswerStatus, AnswerUpdate } from '../../shared/ask-types';
 import type { Disposable } from '../lifecycle';
 
 export class UpdateBatcher implements Disposable {
-  private pending: EditSessionUpdate;
+  private pending: AnswerUpdate;
   private timer: NodeJS.Timeout | null = null;
   /** The pending flush is an immediate one (a hunk's first line). */
   private immediate = false;
@@ -21,7 +22,7 @@ export class UpdateBatcher implements Disposable {
 
   constructor(
     private readonly sessionId: string,
-    private readonly emit: (update: EditSessionUpdate) => void,
+    private readonly emit: (update: AnswerUpdate) => void,
     private readonly ackTimeoutMs = 100,
   ) {
     this.pending = { sessionId, hunks: [] };
@@ -51,7 +52,7 @@ export class UpdateBatcher implements Disposable {
     this.schedule(false);
   }
 
-  status(status: EditSessionStatus, message?: string): void {
+  status(status: AnswerStatus, message?: string): void {
     this.pending.status = status;
     if (message !== undefined) this.pending.message = message;
     this.schedule(false);

@@ -20,7 +20,7 @@ export function bindContractToIpc(
   for (const channel of channels) {
     ipcMain.handle(channel, (event, input: unknown) => {
       if (!isTrustedSender(event, contents, rendererUrl)) {
-        return fail('invalid-input', 'Refused: this request did not come from the Flint window.');
+        return fail('untrusted-sender', 'Refused: this request did not come from the Flint window.');
       }
       return host.invoke(channel, input);
     });

@@ -43,7 +43,7 @@ export function EditPane({ currentFile, edit, shortcutLabel, onAsk, onError, onN
   }, [streaming, stop]);
 
   const undo = async (): Promise<void> => {
-    const result = await flint.undoEdit({});
+    const result = await flint.undoWrite({});
     if (!result.ok) onError(result.error.message);
     else if (result.value.status === 'conflict' || result.value.status === 'refused') onError(result.value.message);
     else onNotice(result.value.message);

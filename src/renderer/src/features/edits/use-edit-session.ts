@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AskFocus } from '../../../../shared/ask-types';
 import type { HunkLine } from '../../../../shared/edits/edit-types';
-import type { EditSessionStatus, HunkUpdate } from '../../../../shared/edits/session-types';
+import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
+import type { AnswerStatus } from '../../../../shared/ask-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
 import { markPainted } from '../../lib/paint-marks';
@@ -15,7 +16,7 @@ export type HunkMeta = Omit<HunkUpdate, 'appendLines'>;
 
 export interface EditSessionView {
   sessionId: string;
-  status: EditSessionStatus;
+  status: AnswerStatus;
   message?: string;
   prose: string;
   order: string[];
@@ -61,7 +62,7 @@ export function useEditSession(onError: (message: string) => void) {
 
   useEffect(
     () =>
-      flint.on('edit:update', (update) => {
+      flint.on('ask:update', (update) => {
         if (update.sessionId !== sessionIdRef.current) return;
         const now = performance.timeOrigin + performance.now();
         for (const hunk of update.hunks) {
@@ -71,7 +72,7 @@ export function useEditSession(onError: (message: string) => void) {
           storeRef.current.append(hunk.id, hunk.appendLines);
         }
         // Ready for the next batch once this one is on screen (see EditSession's flow control).
-        requestAnimationFrame(() => void flint.acknowledgeEdit({ sessionId: update.sessionId }));
+        requestAnimationFrame(() => void flint.acknowledgeAnswer({ sessionId: update.sessionId }));
         if (update.status === 'complete' && askedAtRef.current !== null) {
           markPainted('flint:edit-painted', askedAtRef.current);
           askedAtRef.current = null;
@@ -104,14 +105,14 @@ export function useEditSession(onError: (message: string) => void) {
       const running = sessionIdRef.current !== null && session?.status === 'streaming';
       if (running) {
         // Typing while it streams steers the same session.
-        const result = await flint.redirectEdit({ sessionId: sessionIdRef.current!, prompt, keypressEpochMs });
+        const result = await flint.redirectAnswer({ sessionId: sessionIdRef.current!, prompt, keypressEpochMs });
         if (!result.ok) onError(result.error.message);
         return result.ok;
       }
       storeRef.current.clear();
       askedAtRef.current = keypressEpochMs;
       // The file the bar named, not whatever is current by the time this arrives.
-      const result = await flint.startEdit({
+      const result = await flint.askModel({
         prompt,
         depth,
         keypressEpochMs,
@@ -145,7 +146,7 @@ export function useEditSession(onError: (message: string) => void) {
     session,
     lines: storeRef.current,
     start,
-    stop: () => call(() => flint.stopEdit({ sessionId: id })),
+    stop: () => call(() => flint.stopAnswer({ sessionId: id })),
     accept,
     reject,
     acceptAll: () => call(() => flint.acceptAllHunks({ sessionId: id })),

@@ -1,5 +1,5 @@
 /**
- * The live diff as the renderer sees it: an edit session's hunks and their states.
+ * The live diff as the renderer sees it: each hunk and its state.
  */
 import type { FileOperation, HunkLine } from './edit-types';
 
@@ -45,26 +45,4 @@ export interface HunkUpdate {
    * across processes on one machine): the renderer measures delta → paint from it.
    */
   firstLineAtEpochMs?: number;
-}
-
-/** Where an edit session is. */
-export type EditSessionStatus =
-  /** The model is writing. */
-  | 'streaming'
-  /** The answer is complete; hunks may still await decisions. */
-  | 'complete'
-  /** The user stopped it. */
-  | 'stopped'
-  /** The stream failed; `message` says why. */
-  | 'failed';
-
-/** One batched update (at most one per frame). */
-export interface EditSessionUpdate {
-  sessionId: string;
-  status?: EditSessionStatus;
-  message?: string;
-  /** Prose to append. */
-  prose?: string;
-  hunks: HunkUpdate[];
-  problems?: string[];
 }
