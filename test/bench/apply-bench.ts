@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EditApplier } from '../../src/main/edits/edit-applier';
+import { ProjectFiles } from '../../src/main/fs/project-files';
 import { UndoJournal } from '../../src/main/edits/undo-journal';
 import { median, round } from './statistics';
 
@@ -36,7 +37,7 @@ async function acceptAll(lines: number, hunks: number): Promise<number> {
   try {
     const text = Array.from({ length: lines }, (_, index) => `export const value${index} = ${index};`).join('\n');
     await writeFile(join(folder, 'big.ts'), `${text}\n`);
-    const applier = new EditApplier(folder, await UndoJournal.open(join(folder, '.journal.jsonl')), undefined, { quietMs: 0 });
+    const applier = new EditApplier(new ProjectFiles(folder), await UndoJournal.open(join(folder, '.journal.jsonl')), undefined, { quietMs: 0 });
     const step = Math.floor(lines / hunks);
     const started = performance.now();
     for (let hunk = 0; hunk < hunks; hunk += 1) {

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { AskService } from '../../src/main/ask/ask-service';
 import { projectOutline } from '../../src/main/context/project-outline';
 import { SaveHistory } from '../../src/main/context/save-history';
+import { ProjectFiles } from '../../src/main/fs/project-files';
 import { loadO200kCounter } from '../../src/main/context/token-counter';
 import { CredentialService } from '../../src/main/credentials/credential-service';
 import { InferenceService } from '../../src/main/inference/inference-service';
@@ -65,7 +66,7 @@ async function measureContextBuild(root: string, config: string, log: (line: str
   const env = { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: 'http://127.0.0.1:9/v1', FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-bench' };
   const { store } = await SettingsStore.load(config);
   const inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger });
-  const history = new SaveHistory({ root, settleMs: 0 });
+  const history = new SaveHistory({ files: new ProjectFiles(root), settleMs: 0 });
   const outline = projectOutline('bench', [{ path: 'src', kind: 'directory' }, { path, kind: 'file' }]);
   // One service for the whole run, as in the app: lines counted once stay counted.
   const service = new AskService({ inference, project: () => ({ root, name: 'bench', outline: () => outline, history }), currentFile: () => ({ path, at: 0 }), isStreaming: () => false });

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
 import { EditApplier } from '../../src/main/edits/edit-applier';
-import { EditSession } from '../../src/main/edits/edit-session';
-import { decodeFileText } from '../../src/main/edits/file-text';
+import { ProjectFiles } from '../../src/main/fs/project-files';
+import { AnswerSession } from '../../src/main/ask/answer-session';
+import { HunkBoard } from '../../src/main/edits/hunk-board';
+import { decodeFileText } from '../../src/main/fs/file-text';
 import { UndoJournal } from '../../src/main/edits/undo-journal';
 import type { StreamSink } from '../../src/main/inference/model-stream';
 import { createMemoryLogger } from '../../src/main/logger';
@@ -79,11 +81,10 @@ async function measurePipeline(): Promise<number> {
     for (let run = 0; run < 7; run += 1) {
       let sink: StreamSink | null = null;
       let pending = 0;
-      const session = new EditSession({
+      const applier = new EditApplier(new ProjectFiles(folder), await UndoJournal.open(join(folder, `journal-${run}.jsonl`)));
+      const session = new AnswerSession({
         sessionId: `bench-${run}`,
-        applier: new EditApplier(folder, await UndoJournal.open(join(folder, `journal-${run}.jsonl`))),
-        readText: async () => file,
-        logger: createMemoryLogger(),
+        openBoard: (report) => new HunkBoard({ applier, readText: async () => file, report, logger: createMemoryLogger() }),
         emit: (update) => {
           pending += update.hunks.filter((hunk) => hunk.state === 'pending').length;
         },
@@ -130,11 +131,10 @@ async function measureAdversarialBlock(): Promise<number> {
   const folder = await mkdtemp(join(tmpdir(), 'flint-bench-adversarial-'));
   let sink: StreamSink | null = null;
   let anchored = false;
-  const session = new EditSession({
+  const applier = new EditApplier(new ProjectFiles(folder), await UndoJournal.open(join(folder, 'journal.jsonl')));
+  const session = new AnswerSession({
     sessionId: 'bench-adversarial',
-    applier: new EditApplier(folder, await UndoJournal.open(join(folder, 'journal.jsonl'))),
-    readText: async () => file,
-    logger: createMemoryLogger(),
+    openBoard: (report) => new HunkBoard({ applier, readText: async () => file, report, logger: createMemoryLogger() }),
     emit: (update) => {
       anchored ||= update.hunks.some((hunk) => hunk.state === 'pending');
     },

@@ -1,12 +1,11 @@
 /**
  * A real FlintCore for tests, with an in-memory secret store and no network by default.
  */
-import { CredentialService } from '../../src/main/credentials/credential-service';
+import { createFlintCore } from '../../src/main/core/create-core';
+import type { HotkeyHost } from '../../src/main/core/flint-core';
 import type { SecretStore } from '../../src/main/credentials/secret-store';
-import { FlintCore, type HotkeyHost } from '../../src/main/core/flint-core';
-import { InferenceService, type ProviderFactory } from '../../src/main/inference/inference-service';
+import type { ProviderFactory } from '../../src/main/inference/inference-service';
 import { createMemoryLogger } from '../../src/main/logger';
-import { SettingsStore } from '../../src/main/settings/settings-store';
 
 /** Secrets in a Map: for tests of everything but the keychain itself. */
 export class MemorySecretStore implements SecretStore {
@@ -32,16 +31,17 @@ export interface TestCoreOptions {
 
 export async function createTestCore(options: TestCoreOptions) {
   const logger = createMemoryLogger();
-  const { store: settings } = await SettingsStore.load(options.configDirectory);
-  const env = options.env ?? {};
   const secretStore = options.secretStore ?? new MemorySecretStore();
-  const inference = new InferenceService({
-    settings,
-    credentials: new CredentialService(secretStore, env, logger),
-    env,
+  // The app's own composition root, with its test seams: what the tests run is what ships.
+  const core = await createFlintCore({
+    shell: options.hotkey ? 'electron' : 'serve',
+    version: 'test',
+    configDirectory: options.configDirectory,
     logger,
-    factory: options.providerFactory,
+    env: options.env ?? {},
+    secretStore,
+    providerFactory: options.providerFactory,
+    hotkey: options.hotkey,
   });
-  const core = new FlintCore({ shell: options.hotkey ? 'electron' : 'serve', version: 'test', settings, logger, inference, hotkey: options.hotkey });
-  return { core, logger, settings, secretStore };
+  return { core, logger, secretStore };
 }

@@ -1,11 +1,31 @@
 /**
  * The layering rules the folder tree promises, checked on the source.
  */
+import { parse } from '@babel/parser';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SOURCE = join(import.meta.dirname, '..', '..', 'src');
+const ROOT = join(import.meta.dirname, '..', '..');
+const SOURCE = join(ROOT, 'src');
+
+/**
+ * Main's folders, lowest layer first. A folder imports only folders of lower layers
+ * (never its own layer, never a higher one), so no two folders import each other.
+ * The files at main's root (lifecycle, logger, contract-host, node-version) are below
+ * every folder; index.ts is the entry and may import the electron shell.
+ */
+const MAIN_LAYERS: readonly (readonly string[])[] = [
+  ['fs'],
+  ['settings', 'credentials', 'hotkey', 'project', 'context'],
+  ['inference', 'edits'],
+  ['workspace'],
+  ['ask'],
+  ['core'],
+  ['serve', 'electron'],
+];
+const MAX_FILE_LINES = 400;
+const MAX_FUNCTION_LINES = 80;
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
@@ -41,9 +61,42 @@ describe('the layering', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('keeps fs/ the lowest layer of main: it imports no other folder of main', async () => {
-    // `../x` is a sibling folder of main; `../../shared` (and tests' `../../../test`) are outside it.
-    expect(await filesImporting(join(SOURCE, 'main', 'fs'), /from '\.\.\/(?!\.\.\/)/)).toEqual([]);
+  it('layers main: each folder imports only folders below it', async () => {
+    const layerOf = new Map(MAIN_LAYERS.flatMap((folders, layer) => folders.map((folder) => [folder, layer] as const)));
+    const offenders: string[] = [];
+    const main = join(SOURCE, 'main');
+    for (const file of await sourceFiles(main)) {
+      const [folder, ...rest] = relative(main, file).split('/');
+      if (rest.length === 0) continue;
+      const own = layerOf.get(folder!);
+      if (own === undefined) {
+        offenders.push(`${folder}/ is in no layer: add it to MAIN_LAYERS`);
+        continue;
+      }
+      for (const match of (await readFile(file, 'utf8')).matchAll(/from '\.\.\/([a-z-]+)\//g)) {
+        const imported = layerOf.get(match[1]!);
+        if (imported === undefined || imported >= own) offenders.push(`${relative(SOURCE, file)} imports ${match[1]}/`);
+      }
+    }
+    expect([...new Set(offenders)]).toEqual([]);
+  });
+
+  it(`keeps every source and test file under ${MAX_FILE_LINES} lines`, async () => {
+    const offenders: string[] = [];
+    for (const file of [...(await sourceFiles(SOURCE)), ...(await sourceFiles(join(ROOT, 'test')))]) {
+      const lines = (await readFile(file, 'utf8')).trimEnd().split('\n').length;
+      if (lines > MAX_FILE_LINES) offenders.push(`${relative(ROOT, file)}: ${lines} lines`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it(`keeps every function and component in src under ${MAX_FUNCTION_LINES} lines`, async () => {
+    const offenders: string[] = [];
+    for (const file of (await sourceFiles(SOURCE)).filter((path) => !path.endsWith('.test.ts'))) {
+      const program = parse(await readFile(file, 'utf8'), { sourceType: 'module', plugins: ['typescript', ...(file.endsWith('.tsx') ? (['jsx'] as const) : [])] });
+      for (const { name, lines, line } of longFunctions(program, MAX_FUNCTION_LINES)) offenders.push(`${relative(ROOT, file)}:${line} ${name}: ${lines} lines`);
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('keeps zod (the runtime schemas) out of everything the renderer and preload bundle', async () => {
@@ -54,3 +107,29 @@ describe('the layering', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+interface SyntaxNode {
+  type: string;
+  loc?: { start: { line: number }; end: { line: number } };
+  body?: unknown;
+  id?: { name?: string } | null;
+  key?: { name?: string };
+}
+
+/** Every function (declaration, expression, arrow, method) whose body spans more than `limit` lines. */
+function longFunctions(root: unknown, limit: number): Array<{ name: string; lines: number; line: number }> {
+  const found: Array<{ name: string; lines: number; line: number }> = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    const node = value as SyntaxNode;
+    if (typeof node.type === 'string' && /Function|Method/.test(node.type) && node.body && typeof node.body === 'object') {
+      const body = node.body as SyntaxNode;
+      const lines = body.loc ? body.loc.end.line - body.loc.start.line + 1 : 0;
+      if (lines > limit) found.push({ name: node.id?.name ?? node.key?.name ?? '(anonymous)', lines, line: body.loc!.start.line });
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== 'loc' && key !== 'start' && key !== 'end') visit(child);
+  };
+  visit(root);
+  return found;
+}

@@ -9,8 +9,8 @@ import { assembleContext, outputReserve, type AssembledContext, type ContextFile
 import { languageOf } from '../context/languages';
 import type { SaveHistory } from '../context/save-history';
 import { byteCounter, estimateCounter, LineTokenCache, loadO200kCounter, tokenizerFamily, utf8Length } from '../context/token-counter';
-import { editInstructions } from '../edits/edit-prompt';
-import type { FileText } from '../edits/file-text';
+import { instructionsFor } from './edit-prompt';
+import type { FileText } from '../fs/file-text';
 import type { InferenceService } from '../inference/inference-service';
 
 /** The open project, as context assembly needs it. */
@@ -148,7 +148,7 @@ export class AskService {
 
   private async assemble(files: readonly ContextFile[], question: string, depth: AnswerDepth): Promise<AssembledContext> {
     const { model, kind, windowTokens } = this.options.inference.modelFor(depth);
-    const instructions = editInstructions(kind === 'openai-responses' ? 'v4a' : 'search-replace');
+    const instructions = instructionsFor(kind);
     const project = this.options.project();
     return assembleContext({
       instructions,

@@ -5,6 +5,7 @@ import { open, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
+import { ProjectFiles } from '../fs/project-files';
 import { SaveHistory } from './save-history';
 
 const text = (lines: string[]) => `${lines.join('\n')}\n`;
@@ -50,21 +51,21 @@ describe('SaveHistory', () => {
   };
 
   it('compares a save with the version shown before it', async () => {
-    history = new SaveHistory({ root: project.root, settleMs: 1 });
+    history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 1 });
     await history.noteShown('a.ts');
     await save('a.ts', ['a1', 'A2', 'a3']);
     expect((await history.recentChange('a.ts', ['a1', 'A2', 'a3']))?.lines).toMatchObject({ startLine: 2, endLine: 2, added: 1, removed: 1 });
   });
 
   it('forgets the change once the file no longer holds what the save wrote', async () => {
-    history = new SaveHistory({ root: project.root, settleMs: 1 });
+    history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 1 });
     await history.noteShown('a.ts');
     await save('a.ts', ['a1', 'A2', 'a3']);
     expect(await history.recentChange('a.ts', ['a1', 'A2', 'a3', 'typed since'])).toBeNull();
   });
 
   it('does not count Flint’s own write as the user’s change', async () => {
-    history = new SaveHistory({ root: project.root, settleMs: 1 });
+    history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 1 });
     await history.noteShown('a.ts');
     await writeFile(project.path('a.ts'), text(['a1', 'flint', 'a3']));
     await history.noteOwnWrite('a.ts');
@@ -74,7 +75,7 @@ describe('SaveHistory', () => {
   });
 
   it('drops the least recently used version, and its change, beyond the memory limit', async () => {
-    history = new SaveHistory({ root: project.root, settleMs: 1, maxChars: 12 });
+    history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 1, maxChars: 12 });
     await history.noteShown('a.ts');
     await save('a.ts', ['a1', 'A2', 'a3']);
     await history.noteShown('b.ts');
@@ -85,7 +86,7 @@ describe('SaveHistory', () => {
   });
 
   it('in a burst of saves to files it never saw, reads only the one saved last', async () => {
-    history = new SaveHistory({ root: project.root, settleMs: 20 });
+    history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 20 });
     const paths = Array.from({ length: 30 }, (_, index) => `burst/f${index}.ts`);
     await project.write(Object.fromEntries(paths.map((path) => [path, 'v1\n'])));
     await Promise.all(paths.map((path) => history.noteSaved(path)));
@@ -99,7 +100,7 @@ describe('SaveHistory', () => {
   });
 
   it('reads a file once its writer has finished, not halfway', async () => {
-    history = new SaveHistory({ root: project.root, settleMs: 30 });
+    history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 30 });
     await history.noteShown('a.ts');
     const final = Array.from({ length: 2000 }, (_, index) => `line ${index}`);
     // An editor writing in place: the file is first truncated, then filled, in two events.
@@ -122,7 +123,7 @@ describe('SaveHistory', () => {
     });
 
     it('records the file only once written: the lines just changed are the user’s one line', async () => {
-      history = new SaveHistory({ root: project.root, settleMs: 5, quietMs: 250 });
+      history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 5, quietMs: 250 });
       await history.noteShown('big.ts');
       const saves: Array<Promise<void>> = [];
       await writeInPieces(project.path('big.ts'), text(edited), 8, 40, () => saves.push(history.noteSaved('big.ts')));
@@ -134,7 +135,7 @@ describe('SaveHistory', () => {
     });
 
     it('gives the ask the whole file, waiting for the writer, never the half written so far', async () => {
-      history = new SaveHistory({ root: project.root, settleMs: 5, quietMs: 250 });
+      history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 5, quietMs: 250 });
       await history.noteShown('big.ts');
       let asked: ReturnType<SaveHistory['settledLines']> | null = null;
       await writeInPieces(project.path('big.ts'), text(edited), 8, 40, () => {
@@ -146,7 +147,7 @@ describe('SaveHistory', () => {
     });
 
     it('records nothing of a file that never holds still, and says it is still being written', async () => {
-      history = new SaveHistory({ root: project.root, settleMs: 5, quietMs: 250, writeTimeoutMs: 600 });
+      history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 5, quietMs: 250, writeTimeoutMs: 600 });
       await history.noteShown('big.ts');
       // A writer that keeps appending: no moment of it is a saved version.
       const handle = await open(project.path('big.ts'), 'a');
@@ -174,7 +175,7 @@ describe('SaveHistory', () => {
   it('answers the ask at once for a file already seen settled: no quiet period, no read', async () => {
     let sleeps = 0;
     const clock = { now: () => performance.now(), sleep: (ms: number) => ((sleeps += 1), sleep(ms)) };
-    history = new SaveHistory({ root: project.root, settleMs: 1, quietMs: 5_000, clock });
+    history = new SaveHistory({ files: new ProjectFiles(project.root), settleMs: 1, quietMs: 5_000, clock });
     await history.noteShown('a.ts');
     expect(await history.settledLines('a.ts')).toEqual({ kind: 'settled', lines: ['a1', 'a2', 'a3'] });
     expect(sleeps).toBe(0);

@@ -15,14 +15,15 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TreeEntry } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
+import { TEXT_READ_LIMIT, type ProjectFiles } from '../fs/project-files';
 import { fileStamp, readSettled, realClock, sameStamp, type FileStamp, type SettleClock } from '../fs/read-settled';
 import type { Disposable } from '../lifecycle';
 import { languageOf } from './languages';
-import { readProjectText, TEXT_READ_LIMIT } from './read-project-text';
 import { describeChange, type RecentChange } from './recent-change';
 
 export interface SaveHistoryOptions {
-  root: string;
+  /** The project's files: every version is read through them, as text for the model. */
+  files: ProjectFiles;
   /** Total characters kept across all remembered versions. */
   maxChars?: number;
   /** Files larger than this are not remembered (their saves have no "recent change"). */
@@ -155,7 +156,7 @@ export class SaveHistory implements Disposable {
     const stamp = await fileStamp(this.absolute(path));
     const version = this.versions.get(path);
     if (version && stamp && sameStamp(version.stamp, stamp)) return { kind: 'settled', lines: version.lines };
-    const read = await readSettled(this.absolute(path), () => readText(this.options.root, path, TEXT_READ_LIMIT), {
+    const read = await readSettled(this.absolute(path), () => readText(this.options.files, path, TEXT_READ_LIMIT), {
       ...this.settleOptions(path, 'fresh'),
       timeoutMs: Math.max(0, timeoutMs - (this.clock.now() - started)),
     });
@@ -183,7 +184,7 @@ export class SaveHistory implements Disposable {
     const dated: Array<{ path: string; mtime: number }> = [];
     for (let index = 0; index < candidates.length && !this.disposed; index += 32) {
       const batch = candidates.slice(index, index + 32);
-      const stats = await Promise.all(batch.map((entry) => stat(join(this.options.root, entry.path)).catch(() => null)));
+      const stats = await Promise.all(batch.map((entry) => stat(join(this.options.files.root, entry.path)).catch(() => null)));
       stats.forEach((stats, offset) => {
         if (stats && stats.size <= PRIMED_FILE_BYTES) dated.push({ path: batch[offset]!.path, mtime: stats.mtimeMs });
       });
@@ -263,7 +264,7 @@ export class SaveHistory implements Disposable {
   }
 
   private absolute(path: string): string {
-    return join(this.options.root, path);
+    return join(this.options.files.root, path);
   }
 
   /** A save of `path` waiting to settle or being read. */
@@ -320,7 +321,7 @@ export class SaveHistory implements Disposable {
   private async readVersion(path: string, freshness: 'fresh' | 'baseline', use: (lines: readonly string[], stamp: FileStamp | null) => void): Promise<void> {
     if (this.disposed) return;
     // Waiting for the file to hold still takes no read slot: a file written for seconds must not hold up the others.
-    const read = await readSettled(this.absolute(path), () => this.withReadSlot(() => readText(this.options.root, path, this.maxFileBytes)), this.settleOptions(path, freshness));
+    const read = await readSettled(this.absolute(path), () => this.withReadSlot(() => readText(this.options.files, path, this.maxFileBytes)), this.settleOptions(path, freshness));
     if (read.kind === 'still-writing' || this.disposed) return;
     this.noteSettled(path, read.stamp);
     // Binary, too large, outside the project, gone: no version to remember.
@@ -345,9 +346,9 @@ export class SaveHistory implements Disposable {
 }
 
 /** The file's lines, with any failure as a value: a half-written file may well be unreadable. */
-async function readText(root: string, path: string, limit: number): Promise<TextRead> {
+async function readText(files: ProjectFiles, path: string, limit: number): Promise<TextRead> {
   try {
-    return { ok: true, lines: (await readProjectText(root, path, limit))?.lines ?? null };
+    return { ok: true, lines: (await files.readText(path, limit))?.lines ?? null };
   } catch (error) {
     return { ok: false, error };
   }

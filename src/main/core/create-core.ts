@@ -1,15 +1,21 @@
 /**
- * Builds the core the same way for both shells: settings from the config folder, then the core.
+ * The composition root: every main-process service is built here, once, the same way for
+ * both shells (and the tests, through their seams).
  */
+import { dirname, join } from 'node:path';
 import { version } from '../../../package.json';
 import type { AppInfo } from '../../shared/contract';
-import type { Logger } from '../logger';
+import { AnswerService } from '../ask/answer-service';
+import { AskService } from '../ask/ask-service';
+import { instructionsFor } from '../ask/edit-prompt';
 import { CredentialService } from '../credentials/credential-service';
 import { KeytarSecretStore } from '../credentials/keytar-secret-store';
 import type { SecretStore } from '../credentials/secret-store';
-import { editInstructions } from '../edits/edit-prompt';
 import { InferenceService, type ProviderFactory } from '../inference/inference-service';
+import type { Logger } from '../logger';
+import type { ScanFileSystem } from '../project/tree-scanner';
 import { SettingsStore } from '../settings/settings-store';
+import { Workspace } from '../workspace/workspace';
 import { FlintCore, type HotkeyHost } from './flint-core';
 
 export interface CreateCoreOptions {
@@ -23,27 +29,43 @@ export interface CreateCoreOptions {
   /** Test seams. */
   secretStore?: SecretStore;
   providerFactory?: ProviderFactory;
+  fileSystem?: ScanFileSystem;
+  version?: string;
 }
 
 export async function createFlintCore(options: CreateCoreOptions): Promise<FlintCore> {
-  const { store, notice } = await SettingsStore.load(options.configDirectory);
-  if (notice) options.logger.warn(notice);
+  const { logger } = options;
+  const { store: settings, notice } = await SettingsStore.load(options.configDirectory);
+  if (notice) logger.warn(notice);
   const env = options.env ?? process.env;
-  const credentials = new CredentialService(options.secretStore ?? new KeytarSecretStore(), env, options.logger);
+  const credentials = new CredentialService(options.secretStore ?? new KeytarSecretStore(), env, logger);
   const inference = new InferenceService({
-    settings: store,
+    settings,
     credentials,
     env,
-    logger: options.logger,
+    logger,
     factory: options.providerFactory,
-    preloadInstructions: (kind) => editInstructions(kind === 'openai-responses' ? 'v4a' : 'search-replace'),
+    preloadInstructions: instructionsFor,
   });
+  const workspace = new Workspace({ journalFolder: join(dirname(settings.file), 'journals'), logger, fileSystem: options.fileSystem });
+  // The ask bar pre-loads only while no answer streams (a pre-load would take the socket the answer holds).
+  let answers: AnswerService | null = null;
+  const ask = new AskService({
+    inference,
+    project: () => workspace.project,
+    currentFile: () => workspace.project?.currentFile.value ?? { path: null, at: 0 },
+    isStreaming: () => answers?.isStreaming ?? false,
+  });
+  answers = new AnswerService({ workspace, inference, buildPrompt: (request) => ask.build(request), logger });
   return new FlintCore({
     shell: options.shell,
-    version,
-    settings: store,
-    logger: options.logger,
+    version: options.version ?? version,
+    settings,
+    logger,
     inference,
+    workspace,
+    ask,
+    answers,
     chooseFolder: options.chooseFolder,
     hotkey: options.hotkey,
   });

@@ -12,6 +12,8 @@ describe('FlintCore through the contract host', () => {
   let project: TempProject;
   let configDirectory: string;
   let core: FlintCore;
+  /** The open project's current file. */
+  const currentFile = () => core.workspace.requireProject().currentFile.value;
   let host: ContractHost;
   let events: EventEnvelope[];
 
@@ -90,12 +92,12 @@ describe('FlintCore through the contract host', () => {
     });
 
     await writeFile(project.path('src/main.ts'), 'console.log(2);\n');
-    await waitFor(() => core.currentFile.value.path === 'src/main.ts', 'the saved file to become current');
-    expect(core.currentFile.value.source).toBe('saved');
+    await waitFor(() => currentFile().path === 'src/main.ts', 'the saved file to become current');
+    expect(currentFile().source).toBe('saved');
     expect(eventsOf('currentFile:changed').at(-1)).toMatchObject({ path: 'src/main.ts', source: 'saved' });
 
     await host.invoke('currentFile:select', { path: 'notes.txt' });
-    expect(core.currentFile.value).toMatchObject({ path: 'notes.txt', source: 'selected' });
+    expect(currentFile()).toMatchObject({ path: 'notes.txt', source: 'selected' });
   });
 
   it('refuses to select a file that does not exist', async () => {
@@ -110,7 +112,7 @@ describe('FlintCore through the contract host', () => {
       const first = eventsOf('project:opened')[0]!;
       await host.invoke('project:open', { path: other.root });
       expect(eventsOf('project:closed')).toEqual([{ projectId: first.id, reason: 'closed', message: 'Another project was opened.' }]);
-      expect(core.openedProject?.root).toBe(other.root);
+      expect(core.workspace.project?.root).toBe(other.root);
     } finally {
       await core.closeProject('closed', 'test over');
       await other.remove();
@@ -123,7 +125,7 @@ describe('FlintCore through the contract host', () => {
     const [closed] = await waitFor(() => eventsOf('project:closed').length > 0 && eventsOf('project:closed'), 'the project to close', 5000);
     expect(closed).toMatchObject({ reason: 'lost' });
     expect(closed!.message).toContain(project.root);
-    expect(core.openedProject).toBeNull();
+    expect(core.workspace.project).toBeNull();
   });
 
   it('says which shell it is and that the serve shell has no native dialog', async () => {

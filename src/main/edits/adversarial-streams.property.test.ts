@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { baseSeed, trialCount } from '../../../test/helpers/soak';
 import { AnchorableFile, anchorHunk, type AnchorResult } from '../../shared/edits/anchor-hunk';
-import { parseAnswer } from '../../shared/edits/collect-answer';
+import { parseAnswer } from '../../../test/helpers/collect-answer';
 import { oldLinesOf, type ParsedAnswer } from '../../shared/edits/edit-types';
-import { growthRatio, LINEAR_GROWTH_BOUND } from '../../shared/edits/fixtures/growth';
+import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
 
 const RUNS = [' ', '\t', '*', '`', '"', "'", ':', '@', '-', '+', '#', '=', '<', '>', '/', '.', '\r', '\u00a0', '\u2028', '\u201c', 'a'];
 const MARKERS = [

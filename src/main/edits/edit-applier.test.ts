@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, readFile, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HunkLine } from '../../shared/edits/edit-types';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
+import { ProjectFiles, TEXT_READ_LIMIT } from '../fs/project-files';
 import { EditApplier } from './edit-applier';
 import { UndoJournal } from './undo-journal';
 
@@ -21,7 +22,7 @@ describe('EditApplier', () => {
     project = await createTempProject({ 'src/app.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' });
     outside = await createTempProject({ 'secret.txt': 'do not touch\n' });
     journalFile = join(outside.root, 'journal.jsonl');
-    applier = new EditApplier(project.root, await UndoJournal.open(journalFile));
+    applier = new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile));
   });
 
   afterEach(async () => {
@@ -97,26 +98,36 @@ describe('EditApplier', () => {
     expect(await read('src/app.ts')).toBe(before);
   });
 
+  it('refuses a FIFO without waiting for a writer, and a file too large to read, writing nothing', async () => {
+    execFileSync('mkfifo', [project.path('pipe')]);
+    await writeFile(project.path('huge.log'), '');
+    await truncate(project.path('huge.log'), TEXT_READ_LIMIT + 1024 * 1024);
+    expect(await applier.applyHunk({ path: 'pipe', lines: [remove('x')], baseText: null })).toMatchObject({ status: 'refused', message: 'pipe is not a regular file (a device, socket or pipe).' });
+    expect(await applier.deleteFile('huge.log')).toMatchObject({ status: 'refused', message: 'huge.log is 33.0 MB; Flint reads files up to 32.0 MB.' });
+    expect((await stat(project.path('huge.log'))).size).toBe(TEXT_READ_LIMIT + 1024 * 1024);
+    expect((await applier.undo()).status).toBe('empty');
+  });
+
   it('undoes and redoes exactly, even after a restart, and never undoes over the user’s later edits', async () => {
     const original = await readFile(project.path('src/app.ts'));
     await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
     const changed = await readFile(project.path('src/app.ts'));
 
-    const reopened = new EditApplier(project.root, await UndoJournal.open(journalFile));
+    const reopened = new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile));
     expect((await reopened.undo()).status).toBe('done');
     expect(await readFile(project.path('src/app.ts'))).toEqual(original);
     expect((await reopened.redo()).status).toBe('done');
     expect(await readFile(project.path('src/app.ts'))).toEqual(changed);
 
     await writeFile(project.path('src/app.ts'), 'the user rewrote everything\n');
-    const outcome = await new EditApplier(project.root, await UndoJournal.open(journalFile)).undo();
+    const outcome = await new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile)).undo();
     expect(outcome.status).toBe('conflict');
     expect(await read('src/app.ts')).toBe('the user rewrote everything\n');
   });
 
   it('creates, deletes and moves files as explicit changes that undo', async () => {
     const journal = await UndoJournal.open(journalFile);
-    const local = new EditApplier(project.root, journal);
+    const local = new EditApplier(new ProjectFiles(project.root), journal);
     expect((await local.createFile('src/new/util.ts', ['export {};'])).status).toBe('applied');
     expect(await read('src/new/util.ts')).toBe('export {};\n');
     expect((await local.createFile('src/app.ts', ['x'])).status).toBe('conflict');
@@ -139,7 +150,7 @@ describe('EditApplier', () => {
 
   it('ends the redo branch when a new change is written, as editors do', async () => {
     const journal = await UndoJournal.open(journalFile);
-    const local = new EditApplier(project.root, journal);
+    const local = new EditApplier(new ProjectFiles(project.root), journal);
     const edit = (from: string, to: string) => local.applyHunk({ path: 'src/app.ts', lines: [remove(from), add(to)], baseText: null });
     await edit('const a = 1;', 'const a = 10;');
     await edit('const b = 2;', 'const b = 20;');
@@ -156,16 +167,16 @@ describe('EditApplier', () => {
 
   it('forgets a journal entry whose write did not happen, so undo still reaches older changes', async () => {
     const journal = await UndoJournal.open(journalFile);
-    const local = new EditApplier(project.root, journal);
+    const local = new EditApplier(new ProjectFiles(project.root), journal);
     await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
     const ghost = await journal.record({ path: 'src/app.ts', absolutePath: project.path('src/app.ts'), before: new Uint8Array([1]), after: new Uint8Array([2]), mode: 0o644 });
     await journal.drop(ghost);
-    expect((await new EditApplier(project.root, await UndoJournal.open(journalFile)).undo()).status).toBe('done');
+    expect((await new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile)).undo()).status).toBe('done');
     expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
   });
 
   it('never replaces a file another program changed after Flint read it', async () => {
-    const local = new EditApplier(project.root, await UndoJournal.open(journalFile), undefined, {
+    const local = new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile), undefined, {
       quietMs: 0,
       atStep: async (step) => (step === 'before-capture' ? writeFile(project.path('src/app.ts'), 'the user saved this\n') : undefined),
     });
@@ -230,15 +241,15 @@ describe('EditApplier', () => {
       await writeFile(project.path('src/app.ts.editor~'), 'saved during the undo\n');
       await rename(project.path('src/app.ts.editor~'), project.path('src/app.ts'));
     };
-    const local = new EditApplier(project.root, journal, undefined, { quietMs: 0, atStep: async (step) => (step === 'captured' ? save() : undefined) });
-    expect((await new EditApplier(project.root, journal).applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null })).status).toBe('applied');
+    const local = new EditApplier(new ProjectFiles(project.root), journal, undefined, { quietMs: 0, atStep: async (step) => (step === 'captured' ? save() : undefined) });
+    expect((await new EditApplier(new ProjectFiles(project.root), journal).applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null })).status).toBe('applied');
     expect((await local.undo()).status).toBe('conflict');
     expect(await read('src/app.ts')).toBe('saved during the undo\n');
   });
 
   it('keeps the file under its name when a write fails midway, and the journal still names its folder for recovery', async () => {
     const journal = await UndoJournal.open(journalFile);
-    const local = new EditApplier(project.root, journal, undefined, {
+    const local = new EditApplier(new ProjectFiles(project.root), journal, undefined, {
       quietMs: 0,
       atStep: async (step) => {
         if (step === 'captured') throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
@@ -253,7 +264,7 @@ describe('EditApplier', () => {
 
   it('leaves nothing to redo when a move is refused because its source was saved meanwhile', async () => {
     let saved = false;
-    const local = new EditApplier(project.root, await UndoJournal.open(journalFile), undefined, {
+    const local = new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile), undefined, {
       quietMs: 0,
       atStep: async (step) => {
         if (step !== 'before-capture' || saved) return;

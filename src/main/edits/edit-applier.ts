@@ -8,15 +8,13 @@
  * hunk that no longer merges cleanly is a conflict and nothing is written.
  */
 import { diff3Merge } from 'node-diff3';
-import { readFile, stat } from 'node:fs/promises';
 import { AnchorableFile, anchorHunk, type Tolerance } from '../../shared/edits/anchor-hunk';
 import type { HunkLine } from '../../shared/edits/edit-types';
 import { FlintFailure } from '../../shared/result';
 import { ProjectFileWriter, type ProjectFileWriterOptions } from '../fs/project-file-writer';
-import { errorCode } from '../fs/fs-errors';
 import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
-import { decodeFileText, encodeFileText, joinLines, spliceLines, type FileText } from './file-text';
-import { resolveModelPath, type ModelPath } from './model-path';
+import { decodeFileText, encodeFileText, joinLines, spliceLines, type FileText } from '../fs/file-text';
+import type { ProjectFiles, ResolvedPath } from '../fs/project-files';
 import type { JournalEntry, UndoJournal, UndoOutcome } from './undo-journal';
 
 export interface HunkToApply {
@@ -35,7 +33,7 @@ export type ApplyResult =
   | { status: 'unmatched'; message: string }
   /** The user changed the same lines; nothing was written. */
   | { status: 'conflict'; message: string }
-  /** The path is outside the project, in .git, or not an editable text file. */
+  /** The path is outside the project, in .git, or not an editable text file (binary, not UTF-8, too large). */
   | { status: 'refused'; message: string };
 
 /** The file was saved by someone else while Flint wrote it; theirs was kept. */
@@ -51,13 +49,14 @@ export class EditApplier {
   private readonly writer: ProjectFileWriter;
 
   constructor(
-    private readonly root: string,
+    /** The project's files: every path the model names is resolved there, as the model's. */
+    private readonly files: ProjectFiles,
     private readonly journal: UndoJournal,
     /** Told just before Flint writes a file, so the watcher's echo is not taken for the user's save. */
     private readonly onWillWrite?: (relativePath: string) => void,
     writerOptions: ProjectFileWriterOptions = {},
   ) {
-    this.writer = new ProjectFileWriter(root, writerOptions);
+    this.writer = new ProjectFileWriter(files.root, writerOptions);
   }
 
   applyHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
@@ -68,7 +67,7 @@ export class EditApplier {
   createFile(path: string, lines: readonly string[]): Promise<ApplyResult> {
     return this.serialize(() =>
       this.guard(async () => {
-        const target = await resolveModelPath(this.root, path);
+        const target = await this.files.resolve(path, 'model');
         if (target.exists) return { status: 'conflict', message: `${target.relativePath} already exists; Flint will not overwrite it.` };
         const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
         const entry = await this.commit(target, null, bytes, 0o644);
@@ -81,7 +80,7 @@ export class EditApplier {
   deleteFile(path: string): Promise<ApplyResult> {
     return this.serialize(() =>
       this.guard(async () => {
-        const target = await resolveModelPath(this.root, path);
+        const target = await this.files.resolve(path, 'model');
         if (!target.exists) return { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
         const current = await this.readQuiet(target);
         if ('status' in current) return current;
@@ -95,8 +94,8 @@ export class EditApplier {
   moveFile(from: string, to: string): Promise<ApplyResult> {
     return this.serialize(() =>
       this.guard(async () => {
-        const source = await resolveModelPath(this.root, from);
-        const destination = await resolveModelPath(this.root, to);
+        const source = await this.files.resolve(from, 'model');
+        const destination = await this.files.resolve(to, 'model');
         if (!source.exists) return { status: 'conflict', message: `${source.relativePath} does not exist (any more).` };
         if (destination.exists) return { status: 'conflict', message: `${destination.relativePath} already exists; Flint will not overwrite it.` };
         const current = await this.readQuiet(source);
@@ -145,13 +144,13 @@ export class EditApplier {
   private async restore(entry: JournalEntry, op: 'undo' | 'redo'): Promise<UndoOutcome> {
     const expected = op === 'undo' ? entry.after : entry.before;
     const target = op === 'undo' ? entry.before : entry.after;
-    if (!isInsideRoot(this.root, entry.absolutePath)) {
+    if (!isInsideRoot(this.files.root, entry.absolutePath)) {
       return { status: 'refused', entry, message: `Refused: ${entry.path} is not inside this project; nothing was ${op}ne.` };
     }
     this.onWillWrite?.(entry.path);
     let outcome;
     try {
-      outcome = await this.writer.replaceNow(toPosixRelative(this.root, entry.absolutePath), expected, target, entry.mode);
+      outcome = await this.writer.replaceNow(toPosixRelative(this.files.root, entry.absolutePath), expected, target, entry.mode);
     } catch (error) {
       if (error instanceof FlintFailure && error.code === 'outside-project') return { status: 'refused', entry, message: `${error.message} Nothing was ${op}ne.` };
       throw error;
@@ -165,7 +164,7 @@ export class EditApplier {
   }
 
   private async writeHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
-    const target = await resolveModelPath(this.root, hunk.path);
+    const target = await this.files.resolve(hunk.path, 'model');
     if (!target.exists) return { status: 'conflict', message: `${target.relativePath} was deleted; the hunk has nowhere to go.` };
     const current = await this.readQuiet(target);
     if ('status' in current) return current;
@@ -183,7 +182,7 @@ export class EditApplier {
    * captured at the moment of the swap. A write that does not happen leaves no journal
    * entry behind, and is a conflict: the user's version stays (or is kept beside).
    */
-  private async commit(target: ModelPath, before: Uint8Array | null, after: Uint8Array | null, mode: number): Promise<JournalEntry> {
+  private async commit(target: ResolvedPath, before: Uint8Array | null, after: Uint8Array | null, mode: number): Promise<JournalEntry> {
     const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before, after, mode });
     this.onWillWrite?.(target.relativePath);
     let outcome;
@@ -202,23 +201,18 @@ export class EditApplier {
 
   /**
    * The file's bytes and mode, read once it is quiet (a save in progress is waited out);
-   * a result instead when it is gone or not a regular file.
+   * a conflict instead when it is gone. Not a regular file, or too large: a refusal
+   * (thrown, and turned into a result by guard).
    */
-  private async readQuiet(target: ModelPath): Promise<{ bytes: Buffer; mode: number } | ApplyResult> {
+  private async readQuiet(target: ResolvedPath): Promise<{ bytes: Uint8Array; mode: number } | ApplyResult> {
     await this.writer.settle(this.realRelative(target));
-    try {
-      const stats = await stat(target.absolutePath);
-      if (!stats.isFile()) return { status: 'refused', message: `${target.relativePath} is not a regular file.` };
-      return { bytes: await readFile(target.absolutePath), mode: stats.mode & 0o7777 };
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
-      throw error;
-    }
+    const read = await this.files.readBytes(target);
+    return read ?? { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
   }
 
   /** The path as it is on disk (symlinks inside the project resolved), relative to the root. */
-  private realRelative(target: ModelPath): string {
-    return toPosixRelative(this.root, target.absolutePath);
+  private realRelative(target: ResolvedPath): string {
+    return toPosixRelative(this.files.root, target.absolutePath);
   }
 
   private async guard<T extends ApplyResult>(operation: () => Promise<T>): Promise<T | ApplyResult> {
@@ -226,7 +220,7 @@ export class EditApplier {
       return await operation();
     } catch (error) {
       if (error instanceof FileChangedError) return { status: 'conflict', message: error.message };
-      if (error instanceof FlintFailure && (error.code === 'outside-project' || error.code === 'not-a-file')) {
+      if (error instanceof FlintFailure && (error.code === 'outside-project' || error.code === 'not-a-file' || error.code === 'too-large')) {
         return { status: 'refused', message: error.message };
       }
       throw error;

@@ -1,5 +1,5 @@
 /**
- * What an edit session remembers about each file the model named and each hunk it wrote,
+ * What an answer's hunk board remembers about each file the model named and each hunk it wrote,
  * and how a hunk is reported to the renderer.
  */
 import type { FileOperation, HunkLine } from '../../shared/edits/edit-types';
@@ -14,7 +14,10 @@ export interface FileRecord {
 }
 
 export interface HunkRecord {
+  /** Stable within the answer: `${turn}.${index}` (a move or delete: `${turn}.move.${file}`). */
   id: string;
+  /** The answer's turn that wrote it (a redirect starts a new one). */
+  turn: number;
   /** All its lines have arrived (it may still be settling). */
   complete: boolean;
   /** A hunk of lines (add/update), or a whole-file delete or move. */
@@ -32,9 +35,6 @@ export interface HunkRecord {
   /** The journal entry its accept wrote, so undo and redo can update its card. */
   journalEntryId?: string;
 }
-
-/** Settled hunks nobody has decided on yet: a refused file section takes them with it. */
-export const UNDECIDED: ReadonlySet<HunkState> = new Set(['pending', 'unmatched', 'conflict', 'partial']);
 
 /** What the renderer is told about a hunk: its state, plus the lines that arrived since the last update. */
 export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: HunkLine[]): HunkUpdate {

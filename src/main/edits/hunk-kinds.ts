@@ -3,13 +3,13 @@
  * the text it was proposed on), and what accepting it writes.
  */
 import { newLinesOf } from '../../shared/edits/edit-types';
-import type { HunkState } from '../../shared/edits/hunk-types';
 import { planHunk, type ApplyResult, type EditApplier, type HunkToApply } from './edit-applier';
 import type { FileRecord, HunkRecord } from './edit-records';
-import type { FileText } from './file-text';
+import type { FileText } from '../fs/file-text';
 
+/** Where a complete hunk stands once checked against its file. */
 export interface Settled {
-  state: HunkState;
+  outcome: 'pending' | 'conflict' | 'unmatched' | 'refused';
   message?: string;
   anchorLine?: number;
 }
@@ -21,17 +21,17 @@ export interface Settled {
 export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileText | null, destinationExists: boolean): Settled {
   switch (hunk.kind) {
     case 'add':
-      return base === null ? { state: 'pending' } : { state: 'conflict', message: `${file.path} already exists; Flint will not overwrite it.` };
+      return base === null ? { outcome: 'pending' } : { outcome: 'conflict', message: `${file.path} already exists; Flint will not overwrite it.` };
     case 'delete':
-      return base === null ? { state: 'conflict', message: `${file.path} does not exist.` } : { state: 'pending' };
+      return base === null ? { outcome: 'conflict', message: `${file.path} does not exist.` } : { outcome: 'pending' };
     case 'move':
-      if (base === null) return { state: 'conflict', message: `${file.path} does not exist.` };
-      if (destinationExists) return { state: 'conflict', message: `${file.moveTo} already exists; Flint will not overwrite it.` };
-      return { state: 'pending' };
+      if (base === null) return { outcome: 'conflict', message: `${file.path} does not exist.` };
+      if (destinationExists) return { outcome: 'conflict', message: `${file.moveTo} already exists; Flint will not overwrite it.` };
+      return { outcome: 'pending' };
     case 'update': {
-      if (base === null) return { state: 'conflict', message: `${file.path} does not exist.` };
+      if (base === null) return { outcome: 'conflict', message: `${file.path} does not exist.` };
       const plan = planHunk(base, applyInput(hunk, file), file.path);
-      return plan.status === 'planned' ? { state: 'pending', anchorLine: plan.anchorLine } : { state: plan.status, message: plan.message };
+      return plan.status === 'planned' ? { outcome: 'pending', anchorLine: plan.anchorLine } : { outcome: plan.status, message: plan.message };
     }
     default: {
       const exhaustive: never = hunk.kind;

@@ -16,6 +16,7 @@ import { createTempProject } from '../../../test/helpers/temp-project';
 import { RacingEditor, sleep, type SaveKind } from '../../../test/helpers/racing-editor';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { baseSeed, trialCount } from '../../../test/helpers/soak';
+import { ProjectFiles } from '../fs/project-files';
 import { EditApplier } from './edit-applier';
 import { UndoJournal } from './undo-journal';
 
@@ -36,7 +37,7 @@ async function runTrial(seed: number, kinds: readonly SaveKind[], flintOps: numb
     const reports: string[] = [];
     const images: Buffer[] = [];
     const journal = await UndoJournal.open(join(project.root, '.journal', 'journal.jsonl'));
-    const applier = new EditApplier(project.root, journal, undefined, {
+    const applier = new EditApplier(new ProjectFiles(project.root), journal, undefined, {
       quietMs: 4,
       maxQuietWaitMs: 40,
       // Far above any pause of the editor plus scheduling delay on a loaded machine: a writer pausing

@@ -12,6 +12,7 @@ import { sleep } from '../../../test/helpers/racing-editor';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { baseSeed, trialCount } from '../../../test/helpers/soak';
 import { createTempProject } from '../../../test/helpers/temp-project';
+import { ProjectFiles } from '../fs/project-files';
 import { EditApplier } from './edit-applier';
 import { UndoJournal } from './undo-journal';
 
@@ -23,7 +24,7 @@ async function runTrial(seed: number): Promise<string | null> {
   // The outside folder holds files of the same names, so a write through the link would find them.
   const outside = await createTempProject({ 'app.ts': BAIT, 'other.ts': BAIT });
   try {
-    const applier = new EditApplier(project.root, await UndoJournal.open(join(project.root, '.journal.jsonl')), undefined, { quietMs: 0, graceMs: 5 });
+    const applier = new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(join(project.root, '.journal.jsonl')), undefined, { quietMs: 0, graceMs: 5 });
     let running = true;
     const swapper = (async () => {
       while (running) {

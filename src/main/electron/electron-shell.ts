@@ -28,105 +28,118 @@ export function startElectronShell(): void {
   if (process.platform === 'linux' && process.env.XDG_SESSION_TYPE === 'wayland') {
     app.commandLine.appendSwitch('enable-features', 'GlobalShortcutsPortal');
   }
-  const logger = stderrLogger;
-  let core: FlintCore | null = null;
-  let tray: Tray | null = null;
+  const shell = new ElectronShell();
+  // `flint --ask` (bound to a desktop shortcut where apps cannot take one) reaches the running Flint here.
+  app.on('second-instance', (_event, argv, workingDirectory) => shell.secondInstance(argv, workingDirectory));
+  // macOS: clicking the dock icon.
+  app.on('activate', () => shell.ask('tray'));
+  void app.whenReady().then(() => shell.ready());
+  app.on('before-quit', (event) => shell.beforeQuit(event));
+  // The shortcut belongs to the OS while Flint runs; give it back.
+  app.on('will-quit', () => shell.willQuit());
+  app.on('window-all-closed', () => app.quit());
+}
 
-  /** Brings the window forward and opens the ask bar in it. */
-  const ask = (trigger: AskOpenRequest['trigger']): void => {
-    const window = BrowserWindow.getAllWindows()[0];
-    if (window) {
-      if (window.isMinimized()) window.restore();
-      window.show();
-      window.focus();
-    }
-    core?.openAskBar(trigger);
-  };
-  const hotkey = new GlobalHotkey({
+/** What the shell holds while the app runs: the core, the tray, the system-wide shortcut. */
+class ElectronShell {
+  private core: FlintCore | null = null;
+  private tray: Tray | null = null;
+  private quitting = false;
+  private readonly logger = stderrLogger;
+  private readonly hotkey = new GlobalHotkey({
     shortcut: globalShortcut,
-    onPress: () => ask('hotkey'),
+    onPress: () => this.ask('hotkey'),
     platformNote:
       process.env.XDG_SESSION_TYPE === 'wayland'
         ? 'This is a Wayland session, where apps often cannot take system-wide shortcuts: bind a shortcut in your desktop’s keyboard settings to run “flint --ask” instead.'
         : undefined,
   });
 
-  const chooseFolder = async (): Promise<string | null> => {
-    const parent = BrowserWindow.getFocusedWindow();
-    const options = { title: 'Open Folder', properties: ['openDirectory' as const] };
-    const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
-    return result.canceled ? null : (result.filePaths[0] ?? null);
-  };
+  /** Brings the window forward and opens the ask bar in it. */
+  ask(trigger: AskOpenRequest['trigger']): void {
+    const window = BrowserWindow.getAllWindows()[0];
+    if (window) {
+      if (window.isMinimized()) window.restore();
+      window.show();
+      window.focus();
+    }
+    this.core?.openAskBar(trigger);
+  }
 
-  const open = (path: string): void => {
-    core?.openProject(path).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      const window = BrowserWindow.getAllWindows()[0];
-      if (window) void dialog.showMessageBox(window, { type: 'error', message: 'Could not open the folder', detail: message });
-    });
-  };
-
-  const refreshMenu = (): void => {
-    if (!core) return;
-    Menu.setApplicationMenu(
-      buildAppMenu(core.recentProjects, {
-        openFolder: () => void chooseFolder().then((path) => path && open(path)),
-        openRecent: open,
-        closeFolder: () => void core?.closeProject('closed', 'Project closed.'),
-      }),
-    );
-  };
-
-  // `flint --ask` (bound to a desktop shortcut where apps cannot take one) reaches the running Flint here.
-  app.on('second-instance', (_event, argv, workingDirectory) => {
+  secondInstance(argv: readonly string[], workingDirectory: string): void {
     const folder = folderArgument(argv.slice(1));
-    if (folder) open(resolve(workingDirectory, folder));
-    if (argv.includes('--ask')) return ask('command-line');
+    if (folder) this.open(resolve(workingDirectory, folder));
+    if (argv.includes('--ask')) return this.ask('command-line');
     const window = BrowserWindow.getAllWindows()[0];
     if (window?.isMinimized()) window.restore();
     window?.focus();
-  });
-  // macOS: clicking the dock icon.
-  app.on('activate', () => ask('tray'));
+  }
 
-  app.whenReady().then(async () => {
-    core = await createFlintCore({
+  async ready(): Promise<void> {
+    const core = await createFlintCore({
       shell: 'electron',
       configDirectory: configDirectory(process.env, process.platform, app.getPath('userData')),
-      logger,
-      chooseFolder,
-      hotkey,
+      logger: this.logger,
+      chooseFolder: () => this.chooseFolder(),
+      hotkey: this.hotkey,
     });
-    const host = createContractHost(core.handlers, logger);
-    core.onDidEmit((envelope) => envelope.channel === 'recent:changed' && refreshMenu());
-    refreshMenu();
+    this.core = core;
+    const host = createContractHost(core.handlers, this.logger);
+    core.onDidChangeRecent(() => this.refreshMenu());
+    this.refreshMenu();
     const { window, rendererUrl } = createMainWindow();
     const binding = bindContractToIpc(host, core.onDidEmit, window.webContents, rendererUrl);
     window.on('closed', () => binding.dispose());
     const folder = folderArgument(process.argv.slice(app.isPackaged ? 1 : 2));
-    if (folder) window.webContents.once('did-finish-load', () => open(resolve(folder)));
-    if (process.argv.includes('--ask')) window.webContents.once('did-finish-load', () => ask('command-line'));
+    if (folder) window.webContents.once('did-finish-load', () => this.open(resolve(folder)));
+    if (process.argv.includes('--ask')) window.webContents.once('did-finish-load', () => this.ask('command-line'));
     const created = createTray(
-      { ask: () => ask('tray'), showWindow: () => BrowserWindow.getAllWindows()[0]?.show(), quit: () => app.quit() },
-      () => (hotkey.heldAccelerator ? formatAccelerator(hotkey.heldAccelerator, process.platform === 'darwin') : 'no shortcut'),
+      { ask: () => this.ask('tray'), showWindow: () => BrowserWindow.getAllWindows()[0]?.show(), quit: () => app.quit() },
+      () => (this.hotkey.heldAccelerator ? formatAccelerator(this.hotkey.heldAccelerator, process.platform === 'darwin') : 'no shortcut'),
     );
-    tray = created.tray;
-    hotkey.onDidChangeStatus(() => created.refresh());
-  });
+    this.tray = created.tray;
+    this.hotkey.onDidChangeStatus(() => created.refresh());
+  }
 
-  let quitting = false;
-  app.on('before-quit', (event) => {
-    if (quitting || !core) return;
+  /** Quitting waits for the project to close (writes finished, watcher released). */
+  beforeQuit(event: { preventDefault(): void }): void {
+    if (this.quitting || !this.core) return;
     event.preventDefault();
-    quitting = true;
-    void core.shutdown().finally(() => app.quit());
-  });
-  // The shortcut belongs to the OS while Flint runs; give it back.
-  app.on('will-quit', () => {
-    hotkey.dispose();
-    tray?.destroy();
-  });
-  app.on('window-all-closed', () => app.quit());
+    this.quitting = true;
+    void this.core.shutdown().finally(() => app.quit());
+  }
+
+  willQuit(): void {
+    this.hotkey.dispose();
+    this.tray?.destroy();
+  }
+
+  private async chooseFolder(): Promise<string | null> {
+    const parent = BrowserWindow.getFocusedWindow();
+    const options = { title: 'Open Folder', properties: ['openDirectory' as const] };
+    const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+    return result.canceled ? null : (result.filePaths[0] ?? null);
+  }
+
+  private open(path: string): void {
+    this.core?.openProject(path).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const window = BrowserWindow.getAllWindows()[0];
+      if (window) void dialog.showMessageBox(window, { type: 'error', message: 'Could not open the folder', detail: message });
+    });
+  }
+
+  private refreshMenu(): void {
+    const core = this.core;
+    if (!core) return;
+    Menu.setApplicationMenu(
+      buildAppMenu(core.recentProjects, {
+        openFolder: () => void this.chooseFolder().then((path) => path && this.open(path)),
+        openRecent: (path) => this.open(path),
+        closeFolder: () => void core.closeProject('closed', 'Project closed.'),
+      }),
+    );
+  }
 }
 
 /** The first argument that is not a switch: `npm start -- <folder>` or `flint <folder>`. */

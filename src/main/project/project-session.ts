@@ -13,8 +13,8 @@ import { FlintFailure } from '../../shared/result';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
 import { errorCode } from '../fs/fs-errors';
+import { relativePathOf } from '../fs/project-files';
 import { IgnoreRules } from './ignore-rules';
-import { checkRelativePath } from './path-guard';
 import { ProjectWatcher, type RawChange } from './project-watcher';
 import { describeEntry, listFolder, scanProject, type ScanFileSystem } from './tree-scanner';
 import { isEditorTemporaryFile } from './editor-temporary-files';
@@ -105,7 +105,7 @@ export class ProjectSession implements Disposable {
 
   /** Lists a folder the index left unlisted (hidden folders are listed on demand). */
   async listDirectory(path: string): Promise<TreeEntry[]> {
-    const folder = checkRelativePath(path);
+    const folder = relativePathOf(path, 'user');
     const entry = this.index.get(folder);
     if (!entry || entry.kind !== 'directory') {
       throw new FlintFailure('not-found', `${folder} is not a folder in this project.`);

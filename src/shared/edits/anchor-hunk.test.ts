@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AnchorableFile, anchorHunk } from './anchor-hunk';
 import type { HunkLine } from './edit-types';
-import { growthRatio, LINEAR_GROWTH_BOUND } from './fixtures/growth';
+import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
 
 const context = (text: string): HunkLine => ({ kind: 'context', text });
 const remove = (text: string): HunkLine => ({ kind: 'remove', text });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnswer } from './collect-answer';
+import { parseAnswer } from '../../../test/helpers/collect-answer';
 import { EditStreamParser } from './edit-stream-parser';
 import { newLinesOf, oldLinesOf, type EditEvent } from './edit-types';
-import * as fixtures from './fixtures/answers';
+import * as fixtures from '../../../test/fixtures/edit-answers';
 import { seededRandom } from '../../../test/helpers/seeded-random';
-import { growthRatio, LINEAR_GROWTH_BOUND } from './fixtures/growth';
+import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
 
 describe('EditStreamParser: V4A', () => {
   it('reads files, hunks, hints and the prose around them', () => {

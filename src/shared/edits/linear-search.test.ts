@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/helpers/seeded-random';
-import { growthRatio, LINEAR_GROWTH_BOUND } from './fixtures/growth';
+import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
 import { LiteralSearch, occurrences } from './linear-search';
 
 /** Every start where `pattern` occurs, the obvious quadratic way. */

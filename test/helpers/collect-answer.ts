@@ -1,9 +1,10 @@
 /**
- * Folds parser events into a whole `ParsedAnswer`: the shape tests compare and the
- * edit session keeps.
+ * Folds parser events into a whole `ParsedAnswer`: the shape the parser tests compare.
+ *
+ * Test-only, so it lives in test/ and never ships in the app bundle.
  */
-import { EditStreamParser } from './edit-stream-parser';
-import type { EditEvent, ParsedAnswer, ParsedFile, ParsedHunk } from './edit-types';
+import { EditStreamParser } from '../../src/shared/edits/edit-stream-parser';
+import type { EditEvent, ParsedAnswer, ParsedFile, ParsedHunk } from '../../src/shared/edits/edit-types';
 
 export class AnswerCollector {
   private readonly answer: ParsedAnswer = { prose: [], files: [], problems: [], truncated: false };
@@ -53,7 +54,7 @@ export class AnswerCollector {
   }
 }
 
-/** Parses a whole answer, fed in the given chunk sizes (for tests and tools). */
+/** Parses a whole answer, fed in the given chunk sizes. */
 export function parseAnswer(text: string, chunkSizes: readonly number[] = [text.length], truncated = false): ParsedAnswer {
   const collector = new AnswerCollector();
   const parser = new EditStreamParser(collector.accept);

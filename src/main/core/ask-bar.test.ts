@@ -14,7 +14,7 @@ import { createTempProject, waitFor, type TempProject } from '../../../test/help
 import { createTestCore } from '../../../test/helpers/test-core';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../test/sim/simulator';
-import type { FlintCore } from '../core/flint-core';
+import type { FlintCore } from './flint-core';
 
 const lines = (count: number, label = 'line') => Array.from({ length: count }, (_, index) => `const ${label}${index + 1} = ${index + 1};`);
 
@@ -24,6 +24,8 @@ describe('AskService in a real core', () => {
   let config: string;
   let sim: Simulator;
   let core: FlintCore;
+  /** The open project's current file. */
+  const currentFile = () => core.workspace.requireProject().currentFile.value;
   let events: EventEnvelope[];
 
   const start = async (env: Record<string, string> = {}) => {
@@ -43,9 +45,9 @@ describe('AskService in a real core', () => {
   };
   /** Writes a file as another editor would, and waits until Flint saw the save. */
   const save = async (path: string, text: string) => {
-    const before = core.currentFile.value.at;
+    const before = currentFile().at;
     await writeFile(project.path(path), text);
-    await waitFor(() => core.currentFile.value.path === path && core.currentFile.value.at !== before, `the save of ${path}`);
+    await waitFor(() => currentFile().path === path && currentFile().at !== before, `the save of ${path}`);
   };
   /**
    * Saves as an editor writing in place does: truncates, then writes in 512 KB pieces,
@@ -65,9 +67,9 @@ describe('AskService in a real core', () => {
   };
   /** Starts a save in pieces and resolves at its first change event, while the editor is still writing (`written`: when it is done). */
   const startSaveInPieces = async (path: string, text: string): Promise<{ written: Promise<void> }> => {
-    const before = core.currentFile.value.at;
+    const before = currentFile().at;
     const written = writeInPieces(path, text);
-    await waitFor(() => core.currentFile.value.path === path && core.currentFile.value.at !== before, `the first change event of ${path}`);
+    await waitFor(() => currentFile().path === path && currentFile().at !== before, `the first change event of ${path}`);
     return { written };
   };
   /** Every file heading sent to the model for `path` (each says how many lines the file had). */
@@ -224,7 +226,7 @@ describe('AskService in a real core', () => {
     await symlink(join(outside, 'secret.ts'), project.path('src/linked.ts'));
     await start();
     await core.handlers.selectFile({ path: 'src/linked.ts' }).catch(() => undefined);
-    core.currentFile.select('src/linked.ts');
+    core.workspace.requireProject().currentFile.select('src/linked.ts');
     const result = await scope();
     expect(result.blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('outside the project') });
     await expect(core.handlers.askModel({ prompt: 'Explain', depth: 'fast' })).rejects.toThrow(/outside the project/);

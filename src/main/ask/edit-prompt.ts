@@ -4,6 +4,7 @@
  * a precise format (never whole files), so Flint needs no guess at which one was meant.
  * The context (project, files, the question) is assembled in ../context.
  */
+import type { ProviderKind } from '../../shared/inference-types';
 
 /** V4A for OpenAI Codex models (what they are trained on); search/replace for others. */
 export type EditFormat = 'v4a' | 'search-replace';
@@ -34,6 +35,16 @@ Write each edit as a search/replace block: the file path alone on a line, then
 >>>>>>> REPLACE
 Keep each SEARCH block short but unique in its file.`;
 
-export function editInstructions(format: EditFormat): string {
+function editInstructions(format: EditFormat): string {
   return format === 'v4a' ? V4A : SEARCH_REPLACE;
+}
+
+/** The edit format a provider's models are asked for: V4A on the Responses API (Codex models), search/replace elsewhere. */
+export function editFormatFor(kind: ProviderKind): EditFormat {
+  return kind === 'openai-responses' ? 'v4a' : 'search-replace';
+}
+
+/** The instructions a request to a provider of `kind` starts with. */
+export function instructionsFor(kind: ProviderKind): string {
+  return editInstructions(editFormatFor(kind));
 }

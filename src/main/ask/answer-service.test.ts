@@ -1,4 +1,3 @@
-import { AskService } from '../ask/ask-service';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,9 @@ import { CredentialService } from '../credentials/credential-service';
 import { InferenceService } from '../inference/inference-service';
 import { createMemoryLogger } from '../logger';
 import { SettingsStore } from '../settings/settings-store';
-import { EditService } from './edit-service';
+import { Workspace } from '../workspace/workspace';
+import { AnswerService } from './answer-service';
+import { AskService } from './ask-service';
 
 const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
 
@@ -62,19 +63,17 @@ const NUL_AND_MOVE_INTO_GIT = `*** Begin Patch
 *** End Patch
 `;
 
-describe('EditService with the simulator', () => {
+describe('AnswerService with the simulator and a real project', () => {
   let sim: Simulator;
   let project: TempProject;
   let config: string;
   let inference: InferenceService;
-  let service: EditService;
-  /** What the user last saved or selected. */
-  let currentPath = 'src/app.ts';
+  let workspace: Workspace;
+  let answers: AnswerService;
   let hunks: Map<string, { state: HunkState; path: string; lines: number; message?: string }>;
   let statuses: string[];
 
   async function setUp(tokensPerSecond = 20_000, env: Record<string, string> = { FLINT_API_KEY: 'sk-sim' }) {
-    currentPath = 'src/app.ts';
     sim = await startSimulator({
       ttftMs: 5,
       tokensPerSecond,
@@ -97,93 +96,92 @@ describe('EditService with the simulator', () => {
     inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), fullEnv, logger), env: fullEnv, logger });
     hunks = new Map();
     statuses = [];
+    workspace = new Workspace({ journalFolder: join(config, 'journals'), logger });
     const ask = new AskService({
       inference,
-      project: () => null,
-      currentFile: () => ({ path: currentPath, at: 0 }),
-      isStreaming: () => false,
+      project: () => workspace.project,
+      currentFile: () => workspace.project?.currentFile.value ?? { path: null, at: 0 },
+      isStreaming: () => answers.isStreaming,
     });
-    service = await EditService.create({
-      root: project.root,
-      journalFolder: join(config, 'journals'),
-      inference,
-      buildPrompt: (request) => ask.build(request),
-      logger,
-      currentFile: () => currentPath,
-      onWillWrite: () => undefined,
-      emit: (update: AnswerUpdate) => {
-        if (update.status) statuses.push(update.status);
-        for (const hunk of update.hunks) {
-          const known = hunks.get(hunk.id);
-          hunks.set(hunk.id, { state: hunk.state, path: hunk.path, lines: (known?.lines ?? 0) + hunk.appendLines.length, ...(hunk.message ? { message: hunk.message } : {}) });
-        }
-      },
+    answers = new AnswerService({ workspace, inference, buildPrompt: (request) => ask.build(request), logger });
+    answers.onDidUpdate((update: AnswerUpdate) => {
+      if (update.status) statuses.push(update.status);
+      for (const hunk of update.hunks) {
+        const known = hunks.get(hunk.id);
+        hunks.set(hunk.id, { state: hunk.state, path: hunk.path, lines: (known?.lines ?? 0) + hunk.appendLines.length, ...(hunk.message ? { message: hunk.message } : {}) });
+      }
     });
+    await workspace.open(project.root);
+    workspace.requireProject().currentFile.select('src/app.ts');
   }
 
   afterEach(async () => {
-    service?.dispose();
+    answers?.dispose();
+    await workspace?.close('closed', 'test over');
+    workspace?.dispose();
     inference?.dispose();
     await sim?.close();
     await project?.remove();
     await rm(config, { recursive: true, force: true });
   });
 
+  const hunksOf = (sessionId: string) => answers.session(sessionId).hunks;
+  const edits = () => workspace.requireProject().edits;
   const states = () => [...hunks.values()].map((hunk) => hunk.state);
   const read = () => readFile(project.path('src/app.ts'), 'utf8');
 
   it('accepts the first hunk while the second streams, rejects the second: exact bytes on disk', async () => {
     await setUp(150);
-    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await waitFor(() => hunks.get('1.0')?.state === 'pending', 'the first hunk to be decidable');
     expect(hunks.get('1.1')?.state ?? 'not yet').not.toBe('pending');
-    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
+    expect(await hunksOf(sessionId).accept('1.0')).toBe('accepted');
     await waitFor(() => hunks.get('1.1')?.state === 'pending', 'the second hunk');
-    expect(service.reject(sessionId, '1.1')).toBe('rejected');
+    expect(hunksOf(sessionId).reject('1.1')).toBe('rejected');
     expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;'));
     await waitFor(() => statuses.includes('complete'), 'the answer to complete');
   });
 
   it('stops mid-hunk: complete hunks stay decidable, the cut one is partial', async () => {
     await setUp(150);
-    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await waitFor(() => hunks.get('1.1')?.state === 'streaming' && hunks.get('1.1')!.lines > 0, 'the second hunk to start');
-    service.stop(sessionId);
+    answers.stop(sessionId);
     await waitFor(() => hunks.get('1.1')?.state === 'partial', 'the partial hunk');
     expect(hunks.get('1.0')?.state).toBe('pending');
     expect(statuses).toContain('stopped');
-    expect(() => service.reject(sessionId, '1.1')).not.toThrow();
-    await expect(service.accept(sessionId, '1.0')).resolves.toBe('accepted');
+    expect(() => hunksOf(sessionId).reject('1.1')).not.toThrow();
+    await expect(hunksOf(sessionId).accept('1.0')).resolves.toBe('accepted');
   });
 
   it('re-anchors pending hunks when the user saves during streaming: merged elsewhere, conflict on the same lines', async () => {
     await setUp();
-    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
     // The user edits the second function in their editor.
     await writeFile(project.path('src/app.ts'), ORIGINAL.replace('return 2;', 'return 2222; // mine'));
-    await service.noteFileChanged('src/app.ts');
+    await edits().noteFileChanged('src/app.ts');
     await waitFor(() => hunks.get('1.1')?.state === 'conflict', 'a conflict on the same lines');
     expect(hunks.get('1.0')?.state).toBe('pending');
-    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
+    expect(await hunksOf(sessionId).accept('1.0')).toBe('accepted');
     expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 2222; // mine'));
   });
 
   it('undo restores the original bytes exactly', async () => {
     await setUp();
-    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
-    expect(await service.acceptAll(sessionId)).toBe(2);
+    expect(await hunksOf(sessionId).acceptAll()).toBe(2);
     expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 20;'));
-    expect((await service.undo()).status).toBe('done');
-    expect((await service.undo()).status).toBe('done');
+    expect((await edits().undo()).status).toBe('done');
+    expect((await edits().undo()).status).toBe('done');
     expect(await read()).toBe(ORIGINAL);
-    expect((await service.undo()).status).toBe('empty');
+    expect((await edits().undo()).status).toBe('empty');
     // The cards say what is on disk: undone hunks can be accepted again, and redo accepts them.
     await waitFor(() => states().every((state) => state === 'pending'), 'undone hunks to be decidable again');
-    expect((await service.redo()).status).toBe('done');
+    expect((await edits().redo()).status).toBe('done');
     await waitFor(() => hunks.get('1.0')?.state === 'accepted', 'the redone hunk');
-    expect(await service.accept(sessionId, '1.1')).toBe('accepted');
+    expect(await hunksOf(sessionId).accept('1.1')).toBe('accepted');
     expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 20;'));
   });
 
@@ -191,9 +189,9 @@ describe('EditService with the simulator', () => {
     await setUp();
     await writeFile(join(project.root, '..', 'outside.txt'), 'secret\n');
     try {
-      const { sessionId } = await service.start({ prompt: 'escape', depth: 'fast' });
+      const { sessionId } = await answers.ask({ prompt: 'escape', depth: 'fast' });
       await waitFor(() => states().length === 2 && states().every((state) => state === 'refused'), 'both refused');
-      await expect(service.accept(sessionId, '1.0')).rejects.toThrow('only a complete, anchored hunk');
+      await expect(hunksOf(sessionId).accept('1.0')).rejects.toThrow('only a complete, anchored hunk');
       expect(await readFile(join(project.root, '..', 'outside.txt'), 'utf8')).toBe('secret\n');
     } finally {
       await rm(join(project.root, '..', 'outside.txt'), { force: true });
@@ -202,21 +200,21 @@ describe('EditService with the simulator', () => {
 
   it('refuses a hunk containing NUL and a moved section whose destination is .git as Windows spells it, and writes nothing', async () => {
     await setUp();
-    const { sessionId } = await service.start({ prompt: 'sneaky', depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'sneaky', depth: 'fast' });
     await waitFor(() => statuses.includes('complete') && states().length === 3 && states().every((state) => state === 'refused'), 'all three refused');
     expect(hunks.get('1.0')?.message).toContain('NUL character');
     expect(hunks.get('1.1')?.message).toContain('whole section is refused with its move');
-    await expect(service.accept(sessionId, '1.1')).rejects.toThrow('only a complete, anchored hunk');
+    await expect(hunksOf(sessionId).accept('1.1')).rejects.toThrow('only a complete, anchored hunk');
     expect(await read()).toBe(ORIGINAL);
     expect(await readFile(project.path('src/mixed.ts'), 'utf8')).toBe('const a = 1;\r\nconst b = 2;\nconst c = 3;\r\n');
   });
 
   it('redirects about the session’s own file, even after another file became current', async () => {
     await setUp(150);
-    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await waitFor(() => hunks.get('1.0')?.state === 'pending', 'the first hunk');
-    currentPath = 'src/mixed.ts';
-    await service.redirect(sessionId, 'change both, but smaller', undefined);
+    workspace.requireProject().currentFile.select('src/mixed.ts');
+    await answers.redirect(sessionId, 'change both, but smaller');
     await waitFor(() => hunks.has('2.0'), 'the new turn’s first hunk');
     const secondTurn = JSON.stringify(sim.requests.filter((request) => request.protocol === 'responses').at(-1)!.body);
     expect(secondTurn).toContain('File: src/app.ts');
@@ -225,10 +223,10 @@ describe('EditService with the simulator', () => {
 
   it('redirects mid-stream: stops, keeps what was accepted, and tells the model in a new turn', async () => {
     await setUp(150);
-    const { sessionId } = await service.start({ prompt: 'change both', depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await waitFor(() => hunks.get('1.0')?.state === 'pending', 'the first hunk');
-    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
-    await service.redirect(sessionId, 'only the first one, please; change both is too much', undefined);
+    expect(await hunksOf(sessionId).accept('1.0')).toBe('accepted');
+    await answers.redirect(sessionId, 'only the first one, please; change both is too much');
     await waitFor(() => hunks.get('1.1')?.state === 'partial' || hunks.get('1.1')?.state === 'pending', 'the old turn to stop');
     await waitFor(() => hunks.has('2.0'), 'the new turn’s first hunk');
     const secondTurn = sim.requests.filter((request) => request.protocol === 'responses').at(-1)!;
@@ -243,13 +241,13 @@ describe('EditService with the simulator', () => {
 
   it('a stream that fails to open does not block the next request', async () => {
     await setUp(20_000, {});
-    await expect(service.start({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
-    await expect(service.start({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
+    await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
+    await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
   });
 
   it('completes every hunk of an answer that ends without a final newline', async () => {
     await setUp();
-    await service.start({ prompt: 'no final newline', depth: 'fast' });
+    await answers.ask({ prompt: 'no final newline', depth: 'fast' });
     await waitFor(() => statuses.includes('complete') && states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect([...hunks.values()].map((hunk) => [hunk.state, hunk.message])).toEqual([
@@ -260,16 +258,16 @@ describe('EditService with the simulator', () => {
 
   it('applies hunks on adjacent lines one after the other, keeping each line’s ending', async () => {
     await setUp();
-    const { sessionId } = await service.start({ prompt: 'adjacent', paths: ['src/mixed.ts'], depth: 'fast' });
+    const { sessionId } = await answers.ask({ prompt: 'adjacent', paths: ['src/mixed.ts'], depth: 'fast' });
     await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
-    expect(await service.accept(sessionId, '1.0')).toBe('accepted');
-    expect(await service.accept(sessionId, '1.1')).toBe('accepted');
+    expect(await hunksOf(sessionId).accept('1.0')).toBe('accepted');
+    expect(await hunksOf(sessionId).accept('1.1')).toBe('accepted');
     expect(await readFile(project.path('src/mixed.ts'), 'utf8')).toBe('const a = 10;\r\nconst b = 20;\nconst c = 3;\r\n');
   });
 
   it('refuses a second edit request while one streams', async () => {
     await setUp(100);
-    await service.start({ prompt: 'change both', depth: 'fast' });
-    await expect(service.start({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('still streaming');
+    await answers.ask({ prompt: 'change both', depth: 'fast' });
+    await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('still streaming');
   });
 });

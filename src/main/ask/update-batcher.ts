@@ -1,5 +1,5 @@
 /**
- * Batches an edit session's changes for the renderer, paced by its frames.
+ * Batches an answer's changes for the renderer, paced by its frames.
  *
  * A batch goes out as soon as the renderer has taken the previous one (it acknowledges
  * after its frame); while it is busy, changes pile up into one batch. A hunk's first

@@ -1,0 +1,311 @@
+/**
+ * The hunks of one answer, from the parser's file and hunk events to the user's
+ * decisions: which file each belongs to, where it anchors, and what state it is in.
+ *
+ * Every state change goes through `nextHunkState` (src/shared/edits/hunk-state.ts), the
+ * one table of what may follow what. A complete hunk is planned against the text it was
+ * proposed on (merged 3-way with anything the user saved since) and becomes decidable.
+ * Knows nothing of prompts or streams: the conversation (src/main/ask) hands it events.
+ */
+import type { EditEvent, HunkLine } from '../../shared/edits/edit-types';
+import { isUndecided, nextHunkState, type HunkEvent } from '../../shared/edits/hunk-state';
+import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
+import { FlintFailure } from '../../shared/result';
+import type { FileText } from '../fs/file-text';
+import { lexicalRefusal, shownPath } from '../fs/project-files';
+import type { Disposable } from '../lifecycle';
+import type { Logger } from '../logger';
+import { planHunk, type ApplyResult, type EditApplier } from './edit-applier';
+import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
+import { applyInput, applyRecord, contentRefusal, settleAgainst } from './hunk-kinds';
+
+/** The parser's events a board takes: everything but the prose around the edits. */
+export type HunkEventOfStream = Exclude<EditEvent, { type: 'prose' | 'problem' }>;
+
+export interface HunkBoardOptions {
+  applier: EditApplier;
+  /** A project file's current text (null if it does not exist). */
+  readText: (path: string) => Promise<FileText | null>;
+  /** A hunk changed; `urgent` for its first line (see UpdateBatcher). */
+  report: (update: HunkUpdate, urgent: boolean) => void;
+  logger: Logger;
+  /** The board is let go (its answer is over). */
+  onDidDispose?: () => void;
+}
+
+type Change = { message?: string; anchorLine?: number | null };
+
+export class HunkBoard implements Disposable {
+  private readonly files: FileRecord[] = [];
+  private readonly hunks = new Map<string, HunkRecord>();
+  /** Hunk order in the UI. */
+  private readonly order: HunkRecord[] = [];
+  /** Base texts, by path: what the model was shown, or the file as first read. */
+  private readonly bases = new Map<string, Promise<FileText | null>>();
+  private disposed = false;
+
+  constructor(private readonly options: HunkBoardOptions) {}
+
+  /** The texts the model is shown in a turn: its hunks for those files anchor against them. */
+  noteShown(shown: ReadonlyMap<string, FileText>): void {
+    for (const [path, text] of shown) this.bases.set(path, Promise.resolve(text));
+  }
+
+  /**
+   * The sink for one turn's parser. Each turn carries its own turn number and file
+   * offset: a superseded turn's late events can never land in the new turn's hunks.
+   */
+  beginTurn(turn: number): (event: HunkEventOfStream) => void {
+    const fileOffset = this.files.length;
+    return (event) => this.take(event, turn, fileOffset);
+  }
+
+  async accept(hunkId: string): Promise<HunkState> {
+    const hunk = this.require(hunkId);
+    this.decide(hunk, { type: 'accept' });
+    const file = this.files[hunk.fileIndex]!;
+    let result: ApplyResult & { written?: FileText };
+    try {
+      result = await applyRecord(this.options.applier, hunk, file);
+    } catch (error) {
+      this.options.logger.error('applying a hunk failed', error);
+      this.transition(hunk, { type: 'write-failed' }, { message: `Could not write ${file.path}: ${error instanceof Error ? error.message : String(error)}` });
+      return hunk.state;
+    }
+    if (result.status !== 'applied') {
+      this.transition(hunk, { type: 'write-declined', outcome: result.status }, { message: result.message });
+      if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
+      return hunk.state;
+    }
+    if (result.entry) hunk.journalEntryId = result.entry.id;
+    this.transition(hunk, { type: 'written' }, { message: result.merged ? 'Merged around your edits.' : undefined });
+    if (result.written) this.rebaseSiblings(hunk, file, result.written);
+    return hunk.state;
+  }
+
+  reject(hunkId: string): HunkState {
+    const hunk = this.require(hunkId);
+    this.decide(hunk, { type: 'reject' });
+    return hunk.state;
+  }
+
+  /** Accepts every pending hunk, in order; returns how many were written. */
+  async acceptAll(): Promise<number> {
+    let accepted = 0;
+    for (const hunk of [...this.order]) {
+      if (hunk.state === 'pending' && (await this.accept(hunk.id)) === 'accepted') accepted += 1;
+    }
+    return accepted;
+  }
+
+  /** Rejects every undecided hunk; returns how many. */
+  rejectAll(): number {
+    const undecided = this.order.filter((hunk) => isUndecided(hunk.state));
+    for (const hunk of undecided) this.decide(hunk, { type: 'reject' });
+    return undecided.length;
+  }
+
+  /** The decisions so far, for the next turn of a redirect. */
+  decisions(): { accepted: string[]; rejected: string[] } {
+    const describe = (hunk: HunkRecord): string => `${this.files[hunk.fileIndex]!.path}${hunk.anchorLine ? ` near line ${hunk.anchorLine}` : ''}`;
+    return {
+      accepted: this.order.filter((hunk) => hunk.state === 'accepted').map(describe),
+      rejected: this.order.filter((hunk) => hunk.state === 'rejected').map(describe),
+    };
+  }
+
+  /** Whether a save of `path` could change any hunk here (so the file is worth reading). */
+  caresAbout(path: string): boolean {
+    return this.order.some((hunk) => this.replannable(hunk) && this.files[hunk.fileIndex]!.path === path);
+  }
+
+  /** The user (or another program) saved `path`: its pending hunks are planned again on the new text. */
+  noteFileChanged(path: string, current: FileText | null): void {
+    for (const hunk of this.order) {
+      const file = this.files[hunk.fileIndex]!;
+      // Conflicts are re-planned too: the user may have put the lines back.
+      if (!this.replannable(hunk) || file.path !== path) continue;
+      if (current === null) {
+        this.transition(hunk, { type: 'file-deleted' }, { message: `${path} was deleted.` });
+        continue;
+      }
+      const plan = planHunk(current, applyInput(hunk, file), path);
+      if (plan.status === 'planned') this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine });
+      else this.transition(hunk, { type: 'replanned', outcome: plan.status }, { message: plan.message });
+    }
+  }
+
+  /** Undo or redo touched a journal entry: the hunk that wrote it shows what is on disk again. */
+  noteJournalChange(entryId: string, undone: boolean): void {
+    const hunk = this.order.find((candidate) => candidate.journalEntryId === entryId);
+    if (!hunk) return;
+    if (undone) this.transition(hunk, { type: 'undone' }, { message: 'Undone; you can accept it again.' });
+    else this.transition(hunk, { type: 'redone' }, { message: 'Redone.' });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.options.onDidDispose?.();
+  }
+
+  private take(event: HunkEventOfStream, turn: number, fileOffset: number): void {
+    switch (event.type) {
+      case 'file':
+        return this.fileNamed(fileOffset + event.fileIndex, event.operation, event.path, turn);
+      case 'move':
+        return this.moveNamed(fileOffset + event.fileIndex, event.to, turn);
+      case 'hunk-open': {
+        const fileIndex = fileOffset + event.fileIndex;
+        this.createHunk(`${turn}.${event.hunkIndex}`, turn, this.files[fileIndex]!.operation, fileIndex, event.contextHints);
+        return;
+      }
+      case 'hunk-line': {
+        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
+        hunk.firstLineAtEpochMs ??= performance.timeOrigin + performance.now();
+        hunk.lines.push(event.line);
+        return this.report(hunk, [event.line]);
+      }
+      case 'hunk-at-end':
+        this.hunks.get(`${turn}.${event.hunkIndex}`)!.atEndOfFile = true;
+        return;
+      case 'hunk-complete': {
+        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
+        // Marked now, though settling is async: 'done' may arrive before it finishes.
+        hunk.complete = true;
+        void this.settle(hunk);
+        return;
+      }
+      case 'done':
+        for (const hunk of this.order) {
+          if (hunk.turn !== turn || hunk.state !== 'streaming' || hunk.complete) continue;
+          this.transition(hunk, { type: 'cut-off' }, { message: 'Cut off before it was complete; it can only be discarded.' });
+        }
+        return;
+      default: {
+        const exhaustive: never = event;
+        return exhaustive;
+      }
+    }
+  }
+
+  private fileNamed(fileIndex: number, operation: FileRecord['operation'], named: string, turn: number): void {
+    // A refused path is only ever shown: shortened, a huge one cannot ride along with every update.
+    const refusal = lexicalRefusal(named, 'model');
+    const path = refusal === null ? named : shownPath(named);
+    this.files[fileIndex] = { operation, path, ...(refusal !== null ? { refusal } : {}) };
+    if (operation === 'delete') void this.settle(this.createHunk(`${turn}.delete.${fileIndex}`, turn, 'delete', fileIndex, []));
+  }
+
+  private moveNamed(fileIndex: number, to: string, turn: number): void {
+    const refusal = lexicalRefusal(to, 'model');
+    this.files[fileIndex]!.moveTo = refusal === null ? to : shownPath(to);
+    if (refusal !== null) this.refuseSection(fileIndex, refusal);
+    void this.settle(this.createHunk(`${turn}.move.${fileIndex}`, turn, 'move', fileIndex, []));
+  }
+
+  private createHunk(id: string, turn: number, kind: HunkRecord['kind'], fileIndex: number, contextHints: string[]): HunkRecord {
+    const hunk: HunkRecord = { id, turn, kind, fileIndex, complete: kind === 'delete' || kind === 'move', state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, baseText: null };
+    this.hunks.set(id, hunk);
+    this.order.push(hunk);
+    this.report(hunk);
+    return hunk;
+  }
+
+  /** A hunk completed: check its path and text, then plan it against its file. */
+  private async settle(hunk: HunkRecord): Promise<void> {
+    const file = this.files[hunk.fileIndex]!;
+    const refusal = file.refusal ?? contentRefusal(hunk);
+    if (refusal !== null) return this.transition(hunk, { type: 'settled', outcome: 'refused' }, { message: refusal });
+    if (hunk.lines.length === 0 && (hunk.kind === 'update' || hunk.kind === 'add')) {
+      return this.transition(hunk, { type: 'settled', outcome: 'unmatched' }, { message: 'An empty hunk has nothing to apply.' });
+    }
+    try {
+      const base = await this.baseOf(file.path);
+      const destinationExists = hunk.kind === 'move' && (await this.baseOf(file.moveTo!)) !== null;
+      if (this.disposed) return;
+      // The section may have been refused while its file was read (its move was).
+      if (file.refusal) return this.transition(hunk, { type: 'settled', outcome: 'refused' }, { message: file.refusal });
+      if (hunk.kind === 'update' && base !== null) hunk.baseText = base.lines.join('\n');
+      const settled = settleAgainst(hunk, file, base, destinationExists);
+      this.transition(hunk, { type: 'settled', outcome: settled.outcome }, { message: settled.message, anchorLine: settled.anchorLine });
+    } catch (error) {
+      const message = error instanceof FlintFailure ? error.message : `Could not read ${file.path}.`;
+      const refused = error instanceof FlintFailure && error.code === 'outside-project';
+      this.transition(hunk, { type: 'settled', outcome: refused ? 'refused' : 'unmatched' }, { message });
+      if (refused && hunk.kind === 'move') this.refuseSection(hunk.fileIndex, message);
+    }
+  }
+
+  /**
+   * A refused move refuses its whole file section: the section's hunks were written for
+   * the moved file, and applying them at the old path is not what the model proposed.
+   * Hunks still streaming are refused when they settle; written ones stay written.
+   */
+  private refuseSection(fileIndex: number, reason: string): void {
+    const file = this.files[fileIndex]!;
+    file.refusal ??= `${reason} The file's whole section is refused with its move.`;
+    for (const hunk of this.order) {
+      if (hunk.fileIndex === fileIndex && isUndecided(hunk.state)) this.transition(hunk, { type: 'section-refused' }, { message: file.refusal });
+    }
+  }
+
+  /**
+   * After Flint wrote `file`, its other hunks are planned again on exactly what was
+   * written, when they still anchor there: no false 3-way conflicts between neighbouring
+   * hunks of one answer, and untouched lines keep their own line endings.
+   */
+  private rebaseSiblings(accepted: HunkRecord, file: FileRecord, written: FileText): void {
+    const text = written.lines.join('\n');
+    for (const hunk of this.order) {
+      if (hunk === accepted || !this.replannable(hunk) || this.files[hunk.fileIndex] !== file) continue;
+      const plan = planHunk(written, { ...applyInput(hunk, file), baseText: null }, file.path);
+      if (plan.status !== 'planned') continue;
+      hunk.baseText = text;
+      this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine });
+    }
+  }
+
+  /** An update hunk waiting on its file's text: a change to the file can move or break it. */
+  private replannable(hunk: HunkRecord): boolean {
+    return hunk.kind === 'update' && (hunk.state === 'pending' || hunk.state === 'conflict');
+  }
+
+  private baseOf(path: string): Promise<FileText | null> {
+    let base = this.bases.get(path);
+    if (!base) this.bases.set(path, (base = this.options.readText(path)));
+    return base;
+  }
+
+  private require(hunkId: string): HunkRecord {
+    const hunk = this.hunks.get(hunkId);
+    if (!hunk) throw new FlintFailure('not-found', 'That hunk is not part of this answer.');
+    return hunk;
+  }
+
+  /** A user's decision: one the hunk's state does not allow is refused in words. */
+  private decide(hunk: HunkRecord, event: HunkEvent): void {
+    const next = nextHunkState(hunk.state, event);
+    if (!next.ok) throw new FlintFailure('invalid-state', next.message);
+    this.transition(hunk, event);
+  }
+
+  /**
+   * The one place a hunk's state changes. An event the table does not allow in the
+   * hunk's state (a late settle of a hunk refused meanwhile) changes nothing.
+   */
+  private transition(hunk: HunkRecord, event: HunkEvent, change: Change = {}): void {
+    const next = nextHunkState(hunk.state, event);
+    if (!next.ok) return;
+    hunk.state = next.state;
+    // A new state brings its own message, or none: never the previous state's.
+    hunk.message = change.message;
+    if (change.anchorLine !== undefined) hunk.anchorLine = change.anchorLine;
+    this.report(hunk);
+  }
+
+  private report(hunk: HunkRecord, appendLines: HunkLine[] = []): void {
+    // A hunk's first line is urgent: see UpdateBatcher.
+    this.options.report(hunkUpdateOf(hunk, this.files[hunk.fileIndex]!, appendLines), appendLines.length > 0 && hunk.lines.length === appendLines.length);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * One open project folder and everything that lives exactly as long as it: the watcher
+ * session, the file access policy, the remembered versions, the current file, the hunk
+ * state with its writes and undo journal, and the filter that tells Flint's own writes
+ * from the user's saves.
+ *
+ * Built whole by `open` and let go whole by `close`: nothing per project is held
+ * anywhere else, so nothing can outlive it or be forgotten when it goes.
+ */
+import type { CurrentFile, ProjectInfo, TreeChange, TreeEntry } from '../../shared/project-types';
+import { projectOutline } from '../context/project-outline';
+import { SaveHistory } from '../context/save-history';
+import { EditService } from '../edits/edit-service';
+import { ProjectFiles } from '../fs/project-files';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
+import type { Logger } from '../logger';
+import { CurrentFileTracker } from '../project/current-file';
+import { ProjectSession } from '../project/project-session';
+import type { ScanFileSystem } from '../project/tree-scanner';
+import { OwnWrites } from './own-writes';
+
+export interface OpenProjectOptions {
+  info: ProjectInfo;
+  /** Folder for undo journals (one file per project). */
+  journalFolder: string;
+  logger: Logger;
+  /** Test seam for the project scan. */
+  fileSystem?: ScanFileSystem;
+}
+
+export class OpenProject implements Disposable {
+  private readonly store = new DisposableStore();
+  private readonly _onDidLoadTree = this.store.add(new Emitter<TreeEntry[]>());
+  private readonly _onDidChangeTree = this.store.add(new Emitter<TreeChange[]>());
+  private readonly _onDidWarn = this.store.add(new Emitter<string>());
+  private cachedOutline: string | null = null;
+  private primed = false;
+
+  /** The full tree: after the first index and after a .gitignore change. */
+  readonly onDidLoadTree: Event<TreeEntry[]> = this._onDidLoadTree.event;
+  /** Live changes made by other programs. */
+  readonly onDidChangeTree: Event<TreeChange[]> = this._onDidChangeTree.event;
+  /** Something the user must hear about (a watcher limit, a save that raced a write). */
+  readonly onDidWarn: Event<string> = this._onDidWarn.event;
+  /** Entries found so far by the first index. */
+  readonly onDidIndexProgress: Event<number>;
+  /** The folder was deleted or moved away: the project must close. */
+  readonly onDidLoseRoot: Event<string>;
+  /** The file a question is about changed (selected here, or saved elsewhere). */
+  readonly onDidChangeCurrentFile: Event<CurrentFile>;
+
+  readonly files: ProjectFiles;
+  readonly history: SaveHistory;
+  readonly currentFile = this.store.add(new CurrentFileTracker());
+  readonly edits: EditService;
+
+  private constructor(
+    readonly info: ProjectInfo,
+    private readonly session: ProjectSession,
+    edits: EditService,
+    private readonly ownWrites: OwnWrites,
+    private readonly logger: Logger,
+  ) {
+    this.files = edits.files;
+    this.edits = this.store.add(edits);
+    this.history = this.store.add(new SaveHistory({ files: edits.files }));
+    this.onDidIndexProgress = session.onDidIndexProgress;
+    this.onDidLoseRoot = session.onDidLoseRoot;
+    this.onDidChangeCurrentFile = this.currentFile.onDidChange;
+    this.store.add(session.onDidLoadTree((entries) => this.treeLoaded(entries)));
+    this.store.add(session.onDidChangeTree((changes) => this.treeChanged(changes)));
+    this.store.add(session.onDidSaveFile((path) => this.fileSaved(path)));
+    this.store.add(session.onDidWarn((message) => this._onDidWarn.fire(message)));
+    this.store.add(edits.onDidWarn((message) => this._onDidWarn.fire(message)));
+  }
+
+  /** Opens the project at `info.root` (a real path, already checked to be a readable folder). */
+  static async open(options: OpenProjectOptions): Promise<OpenProject> {
+    const { info, logger } = options;
+    const ownWrites = new OwnWrites();
+    const edits = await EditService.create({
+      files: new ProjectFiles(info.root),
+      journalFolder: options.journalFolder,
+      logger,
+      onWillWrite: (path) => ownWrites.expect(path),
+    });
+    const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem });
+    return new OpenProject(info, session, edits, ownWrites, logger);
+  }
+
+  get root(): string {
+    return this.info.root;
+  }
+
+  get name(): string {
+    return this.info.name;
+  }
+
+  /** The tree, or null while the first index runs. */
+  get entries(): TreeEntry[] | null {
+    return this.session.entries;
+  }
+
+  /** The project in a few lines for the prompt (kept until the tree changes). */
+  outline(): string {
+    return (this.cachedOutline ??= projectOutline(this.info.name, this.session.entries ?? []));
+  }
+
+  /** Starts indexing and watching; the tree follows as events. Call it once the project's events are listened to. */
+  start(): Promise<void> {
+    for (const notice of this.edits.takeRecoveryNotices()) this._onDidWarn.fire(notice);
+    return this.session.start();
+  }
+
+  listDirectory(path: string): Promise<TreeEntry[]> {
+    return this.session.listDirectory(path);
+  }
+
+  /** The user picked `path` in Flint: it becomes the current file. */
+  async select(path: string): Promise<CurrentFile> {
+    const { relativePath } = await this.files.resolve(path, 'user');
+    // The version shown now is what the next save is compared with.
+    void this.history.noteShown(relativePath);
+    return this.currentFile.select(relativePath);
+  }
+
+  /**
+   * Lets the project go: the files kept aside for late writers are checked first (so a
+   * reopen's recovery never races them), then everything is released and the watcher
+   * has let go of every handle.
+   */
+  async close(): Promise<void> {
+    await this.edits.finishWrites().catch((error: unknown) => this.logger.warn('could not finish checking recent writes', error));
+    this.store.dispose();
+    // close(), not dispose(): it waits for the watcher to let go (a dispose first would drop the handle unawaited).
+    await this.session.close();
+  }
+
+  dispose(): void {
+    this.store.dispose();
+    this.session.dispose();
+  }
+
+  private treeLoaded(entries: TreeEntry[]): void {
+    this.cachedOutline = null;
+    this._onDidLoadTree.fire(entries);
+    if (this.primed) return;
+    this.primed = true;
+    void this.history.prime(entries).catch((error: unknown) => this.logger.warn('could not read recently modified files', error));
+  }
+
+  private treeChanged(changes: TreeChange[]): void {
+    this.cachedOutline = null;
+    this._onDidChangeTree.fire(changes);
+    for (const change of changes) {
+      const path = change.type === 'modified' ? change.path : change.type === 'added' ? change.entry.path : null;
+      if (path !== null) void this.edits.noteFileChanged(path);
+    }
+  }
+
+  private fileSaved(path: string): void {
+    if (this.ownWrites.isOwn(path)) {
+      void this.history.noteOwnWrite(path);
+      return;
+    }
+    // Before the current file changes: a bar opened on that event waits for this read.
+    void this.history.noteSaved(path);
+    this.currentFile.noteSaved(path);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The one slot the open project lives in (VS Code's MutableDisposable is the model):
+ * opening a folder closes the project before it, and closing lets the whole
+ * OpenProject go. Everything else asks this slot for "the open project, if any".
+ */
+import { opendir, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join } from 'node:path';
+import type { CloseReason, ProjectInfo } from '../../shared/project-types';
+import { FlintFailure } from '../../shared/result';
+import { toFlintFailure } from '../fs/fs-errors';
+import { Emitter, type Disposable, type Event } from '../lifecycle';
+import type { Logger } from '../logger';
+import type { ScanFileSystem } from '../project/tree-scanner';
+import { OpenProject } from './open-project';
+
+export interface WorkspaceOptions {
+  /** Folder for undo journals (one file per project). */
+  journalFolder: string;
+  logger: Logger;
+  /** Test seam for the project scan. */
+  fileSystem?: ScanFileSystem;
+}
+
+export interface ClosedProject {
+  projectId: number;
+  reason: CloseReason;
+  message: string;
+}
+
+export class Workspace implements Disposable {
+  private current: OpenProject | null = null;
+  private nextProjectId = 1;
+  private readonly _onDidOpen = new Emitter<OpenProject>();
+  private readonly _onWillClose = new Emitter<OpenProject>();
+  private readonly _onDidClose = new Emitter<ClosedProject>();
+
+  /** A project opened; its tree follows as its own events (subscribe to them here). */
+  readonly onDidOpen: Event<OpenProject> = this._onDidOpen.event;
+  /** The project is about to close: what lives on its parts (answers on its edits) goes first. */
+  readonly onWillClose: Event<OpenProject> = this._onWillClose.event;
+  /** The project closed (after everything it held was released). */
+  readonly onDidClose: Event<ClosedProject> = this._onDidClose.event;
+
+  constructor(private readonly options: WorkspaceOptions) {}
+
+  /** The open project, if any. */
+  get project(): OpenProject | null {
+    return this.current;
+  }
+
+  /** The open project, or a failure the UI can show as is. */
+  requireProject(): OpenProject {
+    if (!this.current) throw new FlintFailure('no-project', 'No project is open. Open a folder first.');
+    return this.current;
+  }
+
+  /**
+   * Opens `path` (absolute, or starting with `~`), replacing the open project.
+   * Resolves once the folder is known to be readable; indexing goes on in the background.
+   */
+  async open(path: string): Promise<OpenProject> {
+    const root = await checkFolder(expandHome(path.trim()));
+    await this.close('closed', 'Another project was opened.');
+    const info: ProjectInfo = { id: this.nextProjectId++, root, name: basename(root) || root };
+    const project = await OpenProject.open({ info, journalFolder: this.options.journalFolder, logger: this.options.logger, fileSystem: this.options.fileSystem });
+    this.current = project;
+    project.onDidLoseRoot((message) => void this.close('lost', message, info.id));
+    this._onDidOpen.fire(project);
+    project.start().catch((error: unknown) => {
+      const failure = toFlintFailure(error, root);
+      void this.close('lost', `Could not index ${root}: ${failure.message}`, info.id);
+    });
+    return project;
+  }
+
+  /** Closes the open project (only if it is still `projectId`, when given). */
+  async close(reason: CloseReason, message: string, projectId?: number): Promise<void> {
+    const project = this.current;
+    if (!project || (projectId !== undefined && project.info.id !== projectId)) return;
+    this.current = null;
+    this._onWillClose.fire(project);
+    await project.close();
+    this._onDidClose.fire({ projectId: project.info.id, reason, message });
+  }
+
+  dispose(): void {
+    if (this.current) this._onWillClose.fire(this.current);
+    this.current?.dispose();
+    this.current = null;
+    this._onDidOpen.dispose();
+    this._onWillClose.dispose();
+    this._onDidClose.dispose();
+  }
+}
+
+function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
+  return path;
+}
+
+/** Checks that `path` is a readable folder and returns its real path. */
+async function checkFolder(path: string): Promise<string> {
+  if (path.includes('\0')) throw new FlintFailure('invalid-input', 'That path contains a NUL byte.');
+  if (!isAbsolute(path)) {
+    throw new FlintFailure('invalid-input', `Type a full path (like /home/you/project), not ${JSON.stringify(path)}.`);
+  }
+  try {
+    const stats = await stat(path);
+    if (!stats.isDirectory()) throw new FlintFailure('not-a-directory', `${path} is a file, not a folder.`);
+    const root = await realpath(path);
+    await (await opendir(root)).close();
+    return root;
+  } catch (error) {
+    const failure = toFlintFailure(error, path);
+    if (failure.code === 'not-found') throw new FlintFailure('not-found', `There is no folder at ${path}.`);
+    throw failure;
+  }
+}
