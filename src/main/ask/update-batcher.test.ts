@@ -104,6 +104,14 @@ describe('UpdateBatcher: batching', () => {
     ]);
   });
 
+  it('never pairs a status with an earlier status’s message from the same batch', async () => {
+    const { batcher, sent } = createBatcher();
+    batcher.status('failed', 'The connection dropped.');
+    batcher.status('complete');
+    await turn();
+    expect(sent).toEqual([{ sessionId: 'session-1', hunks: [], status: 'complete' }]);
+  });
+
   it('leaves out of a batch what did not change in it', async () => {
     const { batcher, sent } = createBatcher();
     batcher.prose('only prose');

@@ -54,7 +54,9 @@ export class UpdateBatcher implements Disposable {
 
   status(status: AnswerStatus, message?: string): void {
     this.pending.status = status;
+    // A status brings its own message or none: a batch never pairs 'complete' with an earlier failure's words.
     if (message !== undefined) this.pending.message = message;
+    else delete this.pending.message;
     this.schedule(false);
   }
 

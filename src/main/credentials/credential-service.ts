@@ -69,7 +69,7 @@ export class CredentialService {
       return result;
     } catch (error) {
       this.noteUnavailable(error);
-      throw new FlintFailure('unsupported', error instanceof Error ? error.message : String(error));
+      throw new FlintFailure('keychain-unavailable', error instanceof Error ? error.message : String(error));
     }
   }
 

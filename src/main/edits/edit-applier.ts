@@ -15,6 +15,7 @@ import { ProjectFileWriter, type ProjectFileWriterOptions } from '../fs/project-
 import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
 import { decodeFileText, encodeFileText, joinLines, spliceLines, type FileText } from '../fs/file-text';
 import type { ProjectFiles, ResolvedPath } from '../fs/project-files';
+import { fileConflict } from './file-conflicts';
 import type { JournalEntry, UndoJournal, UndoOutcome } from './undo-journal';
 
 export interface HunkToApply {
@@ -68,7 +69,8 @@ export class EditApplier {
     return this.serialize(() =>
       this.guard(async () => {
         const target = await this.files.resolve(path, 'model');
-        if (target.exists) return { status: 'conflict', message: `${target.relativePath} already exists; Flint will not overwrite it.` };
+        const conflict = fileConflict('add', { path: target.relativePath, exists: target.exists });
+        if (conflict !== null) return { status: 'conflict', message: conflict };
         const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
         const entry = await this.commit(target, null, bytes, 0o644);
         return { status: 'applied', entry, tolerances: [], merged: false };
@@ -81,7 +83,8 @@ export class EditApplier {
     return this.serialize(() =>
       this.guard(async () => {
         const target = await this.files.resolve(path, 'model');
-        if (!target.exists) return { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
+        const conflict = fileConflict('delete', { path: target.relativePath, exists: target.exists });
+        if (conflict !== null) return { status: 'conflict', message: conflict };
         const current = await this.readQuiet(target);
         if ('status' in current) return current;
         const entry = await this.commit(target, current.bytes, null, current.mode);
@@ -96,8 +99,8 @@ export class EditApplier {
       this.guard(async () => {
         const source = await this.files.resolve(from, 'model');
         const destination = await this.files.resolve(to, 'model');
-        if (!source.exists) return { status: 'conflict', message: `${source.relativePath} does not exist (any more).` };
-        if (destination.exists) return { status: 'conflict', message: `${destination.relativePath} already exists; Flint will not overwrite it.` };
+        const conflict = fileConflict('move', { path: source.relativePath, exists: source.exists }, { path: destination.relativePath, exists: destination.exists });
+        if (conflict !== null) return { status: 'conflict', message: conflict };
         const current = await this.readQuiet(source);
         if ('status' in current) return current;
         const { bytes, mode } = current;
@@ -165,7 +168,8 @@ export class EditApplier {
 
   private async writeHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
     const target = await this.files.resolve(hunk.path, 'model');
-    if (!target.exists) return { status: 'conflict', message: `${target.relativePath} was deleted; the hunk has nowhere to go.` };
+    const conflict = fileConflict('update', { path: target.relativePath, exists: target.exists });
+    if (conflict !== null) return { status: 'conflict', message: conflict };
     const current = await this.readQuiet(target);
     if ('status' in current) return current;
     const { bytes, mode } = current;
@@ -207,7 +211,7 @@ export class EditApplier {
   private async readQuiet(target: ResolvedPath): Promise<{ bytes: Uint8Array; mode: number } | ApplyResult> {
     await this.writer.settle(this.realRelative(target));
     const read = await this.files.readBytes(target);
-    return read ?? { status: 'conflict', message: `${target.relativePath} does not exist (any more).` };
+    return read ?? { status: 'conflict', message: fileConflict('update', { path: target.relativePath, exists: false })! };
   }
 
   /** The path as it is on disk (symlinks inside the project resolved), relative to the root. */

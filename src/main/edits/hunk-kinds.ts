@@ -5,6 +5,7 @@
 import { newLinesOf } from '../../shared/edits/edit-types';
 import { planHunk, type ApplyResult, type EditApplier, type HunkToApply } from './edit-applier';
 import type { FileRecord, HunkRecord } from './edit-records';
+import { fileConflict } from './file-conflicts';
 import type { FileText } from '../fs/file-text';
 
 /** Where a complete hunk stands once checked against its file. */
@@ -19,25 +20,12 @@ export interface Settled {
  * A move also needs to know whether its destination exists.
  */
 export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileText | null, destinationExists: boolean): Settled {
-  switch (hunk.kind) {
-    case 'add':
-      return base === null ? { outcome: 'pending' } : { outcome: 'conflict', message: `${file.path} already exists; Flint will not overwrite it.` };
-    case 'delete':
-      return base === null ? { outcome: 'conflict', message: `${file.path} does not exist.` } : { outcome: 'pending' };
-    case 'move':
-      if (base === null) return { outcome: 'conflict', message: `${file.path} does not exist.` };
-      if (destinationExists) return { outcome: 'conflict', message: `${file.moveTo} already exists; Flint will not overwrite it.` };
-      return { outcome: 'pending' };
-    case 'update': {
-      if (base === null) return { outcome: 'conflict', message: `${file.path} does not exist.` };
-      const plan = planHunk(base, applyInput(hunk, file), file.path);
-      return plan.status === 'planned' ? { outcome: 'pending', anchorLine: plan.anchorLine } : { outcome: plan.status, message: plan.message };
-    }
-    default: {
-      const exhaustive: never = hunk.kind;
-      return exhaustive;
-    }
-  }
+  const destination = hunk.kind === 'move' ? { path: file.moveTo!, exists: destinationExists } : undefined;
+  const conflict = fileConflict(hunk.kind, { path: file.path, exists: base !== null }, destination);
+  if (conflict !== null) return { outcome: 'conflict', message: conflict };
+  if (hunk.kind !== 'update' || base === null) return { outcome: 'pending' };
+  const plan = planHunk(base, applyInput(hunk, file), file.path);
+  return plan.status === 'planned' ? { outcome: 'pending', anchorLine: plan.anchorLine } : { outcome: plan.status, message: plan.message };
 }
 
 /**

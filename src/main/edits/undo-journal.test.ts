@@ -279,10 +279,7 @@ describe('UndoJournal: persistence', () => {
     expect(reopened.history.map((candidate) => [candidate.id, candidate.undone])).toEqual([[entry.id, false]]);
   });
 
-  // Known gap: open() skips a torn last line but leaves it in the file without its newline,
-  // so the next record is appended onto the same line and is lost at the next reopen.
-  // Flip to `it` once the journal ends (or trims) a torn line before appending.
-  it.fails('keeps the first change recorded after a crash tore the last line', async () => {
+  it('keeps the first change recorded after a crash tore the last line (it used to be appended onto the torn line and lost)', async () => {
     const journal = await UndoJournal.open(journalFile);
     await change(journal, 'a.ts', 'a0', 'a1');
     await change(journal, 'b.ts', 'b0', 'b1');

@@ -6,7 +6,7 @@
  * bytes (through the same guarded writer as every other write) and marks the entry.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FlintFailure } from '../../shared/result';
 import { errorCode } from '../fs/fs-errors';
@@ -55,6 +55,9 @@ export class UndoJournal {
       if (errorCode(error) === 'ENOENT') return '';
       throw error;
     });
+    // A crash mid-append leaves a torn last line: cut it off, or the next record would be
+    // appended onto it and lost (with it, say, the drop that ends a redo branch).
+    if (text.length > 0 && !text.endsWith('\n')) await truncate(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
     const entries: JournalEntry[] = [];
     const touched = new Set<string>();
     for (const line of text.split('\n')) {

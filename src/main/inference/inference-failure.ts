@@ -19,6 +19,8 @@ export type InferenceFailureCode =
   | 'connection-lost'
   /** The provider sent something Flint cannot read. */
   | 'protocol-error'
+  /** The pre-loaded context is gone (Responses `previous_response_not_found`): the full request will do. */
+  | 'context-expired'
   /** No key is configured. */
   | 'no-key'
   /** The provider settings are wrong (e.g. a base URL with the wrong scheme). */

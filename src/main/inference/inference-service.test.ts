@@ -62,6 +62,15 @@ describe('InferenceService', () => {
     expect(service.connectionState.state).toBe('no-key');
   });
 
+  it('words a missing key the same everywhere, and refuses a request with the no-key code', async () => {
+    await setUp({ FLINT_PROVIDER: 'openai-responses' });
+    const words = await service.missingKeyMessage();
+    expect(words).toBe('No API key for From environment (FLINT_*). Add one in Settings (Ctrl+,), or set FLINT_API_KEY and restart Flint.');
+    await expect(answer({ prompt: 'hi', depth: 'fast' })).rejects.toMatchObject({ code: 'no-key', message: words });
+    expect(service.connectionState.message).toBe(words);
+    expect(await service.testConnection('environment')).toEqual({ ok: false, message: words });
+  });
+
   it('takes the key from FLINT_API_KEY and shows it as coming from the environment', async () => {
     await setUp({ FLINT_API_KEY: KEY });
     const state = await service.listProviders();
@@ -80,7 +89,7 @@ describe('InferenceService', () => {
     state = await service.deleteKey('environment');
     expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY' });
     await expect(service.setKey('environment', 'sk\nbroken')).rejects.toThrow('control characters');
-    await expect(service.setKey('nope', KEY)).rejects.toThrow('no provider named');
+    await expect(service.setKey('nope', KEY)).rejects.toMatchObject({ code: 'invalid-provider', message: expect.stringContaining('no provider named') });
   });
 
   it('tests a connection: success with figures, and a rejected key in plain words', async () => {
@@ -115,7 +124,7 @@ describe('InferenceService', () => {
     await service.setKey('environment', 'sk-ключ');
     expect(service.connectionState).toMatchObject({ state: 'offline', message: expect.stringContaining('cannot be sent') });
     expect(await service.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('cannot be sent') });
-    await expect(answer({ prompt: 'x', depth: 'fast' })).rejects.toThrow('cannot be sent');
+    await expect(answer({ prompt: 'x', depth: 'fast' })).rejects.toMatchObject({ code: 'invalid-provider', message: expect.stringContaining('cannot be sent') });
   });
 
   it('builds one provider when several callers warm it at once (no leaked connections)', async () => {

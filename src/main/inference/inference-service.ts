@@ -138,7 +138,7 @@ export class InferenceService implements Disposable {
     if (config.keyOptional) return null;
     const resolved = await this.options.credentials.resolve(config);
     if (resolved.key) return null;
-    return `No API key for ${config.label}. Add one in Settings (Ctrl+,), or set ${config.keyVariable ?? 'FLINT_API_KEY'} and restart Flint.`;
+    return noKeyMessage(config);
   }
 
   /** The model a request of `depth` goes to, its protocol and its context window. */
@@ -167,9 +167,7 @@ export class InferenceService implements Disposable {
     const keypressAt = toLocalTime(input.keypressEpochMs);
     const config = this.requireProvider(this.activeProviderId);
     const provider = await this.ensureProvider();
-    if (!provider) {
-      throw new FlintFailure('unsupported', `No API key for ${config.label}. Add one in Settings, or set ${config.keyVariable ?? 'FLINT_API_KEY'}.`);
-    }
+    if (!provider) throw new FlintFailure('no-key', noKeyMessage(config));
     const { model } = this.modelFor(input.depth);
     const request: StreamRequest = { model, input: input.prompt, keypressAt, ...(input.instructions !== undefined ? { instructions: input.instructions } : {}) };
     return provider.stream(request, {
@@ -187,7 +185,7 @@ export class InferenceService implements Disposable {
     const keypressAt = performance.now();
     const resolved = await this.options.credentials.resolve(config);
     if (!resolved.key && !config.keyOptional) {
-      return { ok: false, message: `No API key for ${config.label}. Add one above, or set ${config.keyVariable ?? 'FLINT_API_KEY'}.` };
+      return { ok: false, message: noKeyMessage(config) };
     }
     const factory = this.options.factory ?? defaultProviderFactory;
     let provider: InferenceProvider;
@@ -226,7 +224,7 @@ export class InferenceService implements Disposable {
 
   private requireProvider(id: string): ProviderConfig {
     const provider = this.provider(id);
-    if (!provider) throw new FlintFailure('not-found', `There is no provider named ${JSON.stringify(id)}.`);
+    if (!provider) throw new FlintFailure('invalid-provider', `There is no provider named ${JSON.stringify(id)}.`);
     return provider;
   }
 
@@ -260,7 +258,7 @@ export class InferenceService implements Disposable {
     const resolved = await this.options.credentials.resolve(config);
     if (generation !== this.generation) return 'stale';
     if (!resolved.key && !config.keyOptional) {
-      this.setConnection(id, { state: 'no-key', message: `No API key for ${config.label}.` });
+      this.setConnection(id, { state: 'no-key', message: noKeyMessage(config) });
       return null;
     }
     let provider: InferenceProvider;
@@ -269,7 +267,7 @@ export class InferenceService implements Disposable {
     } catch (error) {
       const message = error instanceof InferenceFailure ? error.message : String(error);
       this.setConnection(id, { state: 'offline', message });
-      throw new FlintFailure('invalid-input', message);
+      throw new FlintFailure('invalid-provider', message);
     }
     const subscription = provider.onDidChangeState((state) => this.setConnection(id, state));
     this.active = { id, provider, subscription };
@@ -295,6 +293,16 @@ export class InferenceService implements Disposable {
     this.connection = state;
     this._onDidChangeConnection.fire({ providerId, ...state });
   }
+}
+
+/**
+ * Why a provider cannot be asked anything, in the one wording every surface shows
+ * (the ask bar, the status bar, Test connection, a refused request).
+ *
+ * "Restart" because environment variables are read once, at start.
+ */
+export function noKeyMessage(config: Pick<ProviderConfig, 'label' | 'keyVariable'>): string {
+  return `No API key for ${config.label}. Add one in Settings (Ctrl+,), or set ${config.keyVariable ?? 'FLINT_API_KEY'} and restart Flint.`;
 }
 
 /** Converts the renderer's epoch timestamp to this process's performance clock; implausible values mean "now". */

@@ -32,13 +32,6 @@ export class LatencyRecorder {
     this.reportedTokens = count;
   }
 
-  /** Forgets deltas of an attempt that was retried (so figures describe what the user saw). */
-  resetDeltas(): void {
-    this.firstDeltaAt = null;
-    this.lastDeltaAt = null;
-    this.deltaCount = 0;
-  }
-
   figures(endedAt: number = performance.now()): LatencyFigures {
     const tokens = this.reportedTokens ?? this.deltaCount;
     const streamSeconds = this.firstDeltaAt !== null && this.lastDeltaAt !== null ? (this.lastDeltaAt - this.firstDeltaAt) / 1000 : 0;

@@ -21,36 +21,18 @@ describe('StreamEnding', () => {
   it('hides a key split across prose deltas', () => {
     const sink = recordingSink();
     const ending = endingFor(sink);
-    ending.deliver('text', `echo: ${KEY.slice(0, 7)}`);
-    ending.deliver('text', `${KEY.slice(7)} done`);
+    ending.deliver(`echo: ${KEY.slice(0, 7)}`);
+    ending.deliver(`${KEY.slice(7)} done`);
     ending.end('completed');
     expect(sink.events.join('|')).not.toContain(KEY.slice(0, 7));
     expect(sink.events).toEqual(['text:echo: ', `text:${KEY_HIDDEN} done`, 'end:completed']);
-  });
-
-  it('hides a key split across tool-input deltas (they reach the diff too)', () => {
-    const sink = recordingSink();
-    const ending = endingFor(sink);
-    ending.deliver('tool', `+const key = "${KEY.slice(0, 3)}`);
-    ending.deliver('tool', `${KEY.slice(3)}";\n`);
-    ending.end('completed');
-    expect(sink.events).toEqual(['tool:+const key = "', `tool:${KEY_HIDDEN}";\n`, 'end:completed']);
-  });
-
-  it('shows a held tail before a delta of the other kind, keeping the order the provider sent', () => {
-    const sink = recordingSink();
-    const ending = endingFor(sink);
-    ending.deliver('text', 'prose ending in sk-');
-    ending.deliver('tool', '*** Begin Patch');
-    ending.end('completed');
-    expect(sink.events).toEqual(['text:prose ending in ', 'text:sk-', 'tool:*** Begin Patch', 'end:completed']);
   });
 
   it('shows the held tail before the end, however the stream ends', () => {
     for (const outcome of ['completed', 'failed', 'cancelled', 'incomplete'] as const) {
       const sink = recordingSink();
       const ending = endingFor(sink);
-      ending.deliver('text', 'ask sk-t');
+      ending.deliver('ask sk-t');
       ending.end(outcome);
       expect(sink.events).toEqual(['text:ask ', 'text:sk-t', `end:${outcome}`]);
     }
@@ -61,23 +43,14 @@ describe('StreamEnding', () => {
       for (let length = 1; length < KEY.length; length += 1) {
         const sink = recordingSink();
         const ending = endingFor(sink);
-        ending.deliver('text', `ask ${KEY.slice(0, Math.ceil(length / 2))}`);
-        ending.deliver('text', KEY.slice(Math.ceil(length / 2), length));
+        ending.deliver(`ask ${KEY.slice(0, Math.ceil(length / 2))}`);
+        ending.deliver(KEY.slice(Math.ceil(length / 2), length));
         ending.end(outcome, 'The connection dropped.');
         const shown = sink.events.join('|');
         expect(shown, `${outcome} after ${length} characters`).not.toContain(KEY.slice(0, shortestHiddenKeyStart(KEY.length)));
         if (length >= shortestHiddenKeyStart(KEY.length)) expect(sink.events).toEqual(['text:ask ', `text:${KEY_HIDDEN}`, `end:${outcome}:The connection dropped.`]);
       }
     }
-  });
-
-  it('hides a long piece of the key left held when the delta kind changes', () => {
-    const sink = recordingSink();
-    const ending = endingFor(sink);
-    ending.deliver('text', `prose ending in ${KEY.slice(0, 10)}`);
-    ending.deliver('tool', '*** Begin Patch');
-    ending.end('completed');
-    expect(sink.events).toEqual(['text:prose ending in ', `text:${KEY_HIDDEN}`, 'tool:*** Begin Patch', 'end:completed']);
   });
 
   it('hides the key in the end message and in `done`', async () => {
@@ -92,7 +65,7 @@ describe('StreamEnding', () => {
     const sink = recordingSink();
     const ending = endingFor(sink);
     ending.end('cancelled');
-    ending.deliver('text', 'late');
+    ending.deliver('late');
     ending.end('failed', 'late too');
     expect(sink.events).toEqual(['end:cancelled']);
   });

@@ -7,25 +7,19 @@
  * and deltas that arrive after the end are dropped.
  *
  * Every delta passes through one `KeyRedactor`, so a key split across deltas is still
- * hidden. The redactor's held tail is flushed (as a delta of its kind) before a delta of
- * the other kind and before the end, so the sink sees text in the order the provider
- * sent it: the edit parser reads prose and tool input as one stream. A held tail long
- * enough to be a real piece of the key reads as the marker (`KeyRedactor.flush`): a
- * stream that stops mid-key, whichever way it ends, shows no more than a few characters of it.
+ * hidden. The redactor's held tail is flushed before the end. A held tail long enough to
+ * be a real piece of the key reads as the marker (`KeyRedactor.flush`): a stream that
+ * stops mid-key, whichever way it ends, shows no more than a few characters of it.
  */
 import { KeyRedactor, redactKey } from './key-redactor';
 import type { StreamEnd, StreamSink } from './model-stream';
 import type { LatencyRecorder } from './latency-recorder';
-
-type DeltaKind = Parameters<StreamSink['onDelta']>[0];
 
 export class StreamEnding {
   readonly done: Promise<StreamEnd>;
   private settle: (end: StreamEnd) => void = () => undefined;
   private ended = false;
   private readonly redactor: KeyRedactor;
-  /** The kind of the text the redactor may be holding back. */
-  private heldKind: DeltaKind = 'text';
 
   constructor(
     private readonly sink: StreamSink,
@@ -41,15 +35,11 @@ export class StreamEnding {
     return this.ended;
   }
 
-  /** Passes a delta on, key hidden; a no-op once the stream has ended. */
-  deliver(kind: DeltaKind, text: string): void {
+  /** Passes prose on, key hidden; a no-op once the stream has ended. */
+  deliver(text: string): void {
     if (this.ended) return;
-    if (kind !== this.heldKind) {
-      this.flushHeld();
-      this.heldKind = kind;
-    }
     const shown = this.redactor.push(text);
-    if (shown) this.sink.onDelta(kind, shown);
+    if (shown) this.sink.onDelta('text', shown);
   }
 
   end(outcome: StreamEnd['outcome'], message?: string): void {
@@ -57,15 +47,11 @@ export class StreamEnding {
     this.ended = true;
     const result: StreamEnd = { outcome, latency: this.latency.figures(), ...(message !== undefined ? { message: redactKey(message, this.apiKey) } : {}) };
     try {
-      this.flushHeld();
+      const tail = this.redactor.flush();
+      if (tail) this.sink.onDelta('text', tail);
       this.sink.onEnd(result);
     } finally {
       this.settle(result);
     }
-  }
-
-  private flushHeld(): void {
-    const tail = this.redactor.flush();
-    if (tail) this.sink.onDelta(this.heldKind, tail);
   }
 }

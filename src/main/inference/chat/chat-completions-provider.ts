@@ -6,18 +6,17 @@
  * the TCP/TLS connection is open before the user asks. There is no pre-load (the
  * protocol has none; providers' prefix caches serve the stable instructions).
  * Cancel aborts the HTTP request, which closes the stream: the only signal SSE has.
+ * The stream's lifecycle (retry, stall, cancel, endings) is runModelStream's.
  */
 import OpenAI from 'openai';
-import { performance } from 'node:perf_hooks';
 import type { ConnectionState } from '../../../shared/inference-types';
 import { Emitter, type Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
-import { checkKeyIsSendable, connectionDropped, failureFromNetwork, failureFromStatus, InferenceFailure, quoteProvider } from '../inference-failure';
+import { checkKeyIsSendable, connectionDropped, failureFromNetwork, failureFromStatus, InferenceFailure, quoteProvider, type InferenceFailureCode } from '../inference-failure';
 import { redactKey } from '../key-redactor';
-import { LatencyRecorder } from '../latency-recorder';
-import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
+import type { InferenceProvider, ModelStream, StreamRequest, StreamSink } from '../model-stream';
 import { libraryLogger, redactingLogger } from '../redacting-logger';
-import { StreamEnding } from '../stream-ending';
+import { runModelStream, type AttemptContext, type AttemptResult } from '../run-model-stream';
 
 export interface ChatCompletionsProviderOptions {
   baseUrl: string;
@@ -29,11 +28,19 @@ export interface ChatCompletionsProviderOptions {
   connectTimeoutMs?: number;
 }
 
+/**
+ * The failures a second attempt may cure, before anything was shown:
+ * - `connection-lost`: the stream broke or went silent before the first token.
+ * - `unreachable`: the request never got its response headers. A keep-alive connection
+ *   the server closed while idle fails this way (reset), and nothing below Flint retries
+ *   it (the SDK's own retries are off); a fresh connection usually goes through.
+ */
+const RETRY_ON: readonly InferenceFailureCode[] = ['connection-lost', 'unreachable'];
+
 export class ChatCompletionsProvider implements InferenceProvider {
   private readonly client: OpenAI;
-  /** Every request in flight (answers and the warm-up), aborted on dispose. */
-  private readonly controllers = new Set<AbortController>();
-  private disposed = false;
+  /** Aborted on dispose: the warm-up request and every stream under way stop ("settings changed"). */
+  private readonly lifetime = new AbortController();
   private readonly redact = (text: string): string => redactKey(text, this.options.apiKey);
   /** Every line this provider logs can carry what the server sent: the key is hidden in all of them. */
   private readonly logger: Logger;
@@ -65,24 +72,16 @@ export class ChatCompletionsProvider implements InferenceProvider {
 
   warm(): void {
     this._onDidChangeState.fire({ state: 'connecting' });
-    const controller = new AbortController();
-    this.controllers.add(controller);
-    const timer = setTimeout(() => controller.abort(), this.options.connectTimeoutMs ?? 10_000);
-    this.client.models
-      .list({ signal: controller.signal })
-      .then(
-        () => this._onDidChangeState.fire({ state: 'ready' }),
-        (error: unknown) => {
-          const failure = toFailure(error, this.options.baseUrl, this.options.apiKey);
-          // Some compatible servers have no /models: reaching them at all is warm enough.
-          if (failure.code === 'model-not-found' || failure.code === 'protocol-error') this._onDidChangeState.fire({ state: 'ready' });
-          else this._onDidChangeState.fire({ state: failure.code === 'unauthorized' ? 'offline' : 'reconnecting', message: this.redact(failure.message) });
-        },
-      )
-      .finally(() => {
-        clearTimeout(timer);
-        this.controllers.delete(controller);
-      });
+    const signal = AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(this.options.connectTimeoutMs ?? 10_000)]);
+    this.client.models.list({ signal }).then(
+      () => this._onDidChangeState.fire({ state: 'ready' }),
+      (error: unknown) => {
+        const failure = toFailure(error, this.options.baseUrl, this.options.apiKey);
+        // Some compatible servers have no /models: reaching them at all is warm enough.
+        if (failure.code === 'model-not-found' || failure.code === 'protocol-error') this._onDidChangeState.fire({ state: 'ready' });
+        else this._onDidChangeState.fire({ state: failure.code === 'unauthorized' ? 'offline' : 'reconnecting', message: this.redact(failure.message) });
+      },
+    );
   }
 
   preload(): void {
@@ -90,124 +89,66 @@ export class ChatCompletionsProvider implements InferenceProvider {
   }
 
   stream(request: StreamRequest, sink: StreamSink): ModelStream {
-    const latency = new LatencyRecorder(request.model, request.keypressAt ?? performance.now());
-    let controller = new AbortController();
-    let cancelled = false;
-    // Deltas go out through `ending`: key hidden, and nothing after the end (or a cancel).
-    const ending = new StreamEnding(sink, latency, this.options.apiKey);
-    const end = (outcome: StreamEnd['outcome'], message?: string): void => ending.end(outcome, message);
-
-    const run = async (): Promise<void> => {
-      for (let index = 0; index < 2; index += 1) {
-        const result = await this.attempt(request, controller, latency, ending);
-        if (cancelled) return;
-        if (this.disposed) return end('failed', 'Stopped: the provider settings changed. Ask again.');
-        if (!result.failure) {
-          this._onDidChangeState.fire({ state: 'ready' });
-          if (result.finish === 'length' || result.finish === 'content_filter') {
-            return end('incomplete', `The answer stopped early (${result.finish.replaceAll('_', ' ')}).`);
-          }
-          return end('completed');
-        }
-        // Retry once at a clean boundary: only if nothing was shown yet.
-        const retryable = !result.delivered && (result.failure.code === 'connection-lost' || result.failure.code === 'unreachable');
-        if (!retryable || index === 1) return end('failed', result.failure.message);
-        controller = new AbortController();
-        latency.resetDeltas();
-      }
-    };
-    run().catch((error: unknown) => {
-      this.logger.error('chat stream failed', error);
-      end('failed', 'Flint hit an internal error; the details are in its log.');
+    return runModelStream({
+      name: 'chat',
+      request,
+      sink,
+      apiKey: this.options.apiKey,
+      logger: this.logger,
+      idleTimeoutMs: this.options.idleTimeoutMs ?? 30_000,
+      disposal: this.lifetime.signal,
+      retryOn: RETRY_ON,
+      attempt: (context) => this.attempt(request, context),
     });
-
-    return {
-      cancel: () => {
-        if (ending.isEnded) return;
-        cancelled = true;
-        controller.abort();
-        end('cancelled');
-      },
-      done: ending.done,
-    };
   }
 
-  /**
-   * One request and its stream, delivered through `ending`. Never throws: a failure is
-   * returned, with whether any text was shown (which rules out a retry).
-   */
-  private async attempt(request: StreamRequest, controller: AbortController, latency: LatencyRecorder, ending: StreamEnding): Promise<AttemptResult> {
+  dispose(): void {
+    this.lifetime.abort();
+    this._onDidChangeState.dispose();
+  }
+
+  /** One request and its stream. A stop (cancel, stall, dispose) aborts the request through `context.signal`. */
+  private async attempt(request: StreamRequest, context: AttemptContext): Promise<AttemptResult> {
     let delivered = false;
     /** The response headers arrived: from here on, a network error is a drop, not "could not reach". */
     let answering = false;
     let finish: string | null = null;
-    let stalled = false;
-    let idleTimer: NodeJS.Timeout | null = null;
-    const idleTimeoutMs = this.options.idleTimeoutMs ?? 30_000;
-    const stallFailure = () => new InferenceFailure('connection-lost', `The provider stopped sending (nothing for ${Math.round(idleTimeoutMs / 1000)} s).`);
-    this.controllers.add(controller);
-    const armIdle = (): void => {
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => {
-        stalled = true;
-        controller.abort();
-      }, idleTimeoutMs);
-    };
-    armIdle();
     try {
       const messages: OpenAI.ChatCompletionMessageParam[] = [];
       if (request.instructions !== undefined) messages.push({ role: 'system', content: request.instructions });
       messages.push({ role: 'user', content: request.input });
       const pending = this.client.chat.completions.create(
         { model: request.model, messages, stream: true, stream_options: { include_usage: true } },
-        { signal: controller.signal },
+        { signal: context.signal },
       );
       // SSE has no socket to watch: "written" is when the request is handed to fetch.
-      latency.written();
+      context.latency.written();
+      context.alive();
       const stream = await pending;
       answering = true;
       for await (const chunk of stream) {
-        armIdle();
+        context.alive();
         const choice = chunk.choices[0];
         const text = choice?.delta?.content;
         if (text) {
           delivered = true;
-          latency.delta();
-          ending.deliver('text', text);
+          context.deliver(text);
         }
         if (choice?.finish_reason) finish = choice.finish_reason;
-        if (chunk.usage?.completion_tokens !== undefined) latency.outputTokens(chunk.usage.completion_tokens);
+        if (chunk.usage?.completion_tokens !== undefined) context.latency.outputTokens(chunk.usage.completion_tokens);
       }
-      if (stalled) throw stallFailure();
-      // A cancel ends the stream (and `ending`) early, without a finish reason.
-      if (finish === null && !ending.isEnded) throw new InferenceFailure('connection-lost', 'The stream ended before the answer was complete.');
-      return { delivered, finish };
     } catch (error) {
-      if (stalled) return { delivered, failure: stallFailure() };
       const failure = toFailure(error, this.options.baseUrl, this.options.apiKey);
       if (answering && failure.code === 'unreachable') {
-        return { delivered, failure: connectionDropped(hostOf(this.options.baseUrl), delivered ? 'mid-answer' : 'before-answer', this.options.apiKey) };
+        return { kind: 'failed', failure: connectionDropped(hostOf(this.options.baseUrl), delivered ? 'mid-answer' : 'before-answer', this.options.apiKey) };
       }
-      return { delivered, failure };
-    } finally {
-      if (idleTimer) clearTimeout(idleTimer);
-      this.controllers.delete(controller);
+      return { kind: 'failed', failure };
     }
+    if (finish === null) return { kind: 'failed', failure: new InferenceFailure('connection-lost', 'The stream ended before the answer was complete.') };
+    this._onDidChangeState.fire({ state: 'ready' });
+    if (finish === 'length' || finish === 'content_filter') return { kind: 'incomplete', reason: finish.replaceAll('_', ' ') };
+    return { kind: 'completed' };
   }
-
-  dispose(): void {
-    this.disposed = true;
-    for (const controller of this.controllers) controller.abort();
-    this.controllers.clear();
-    this._onDidChangeState.dispose();
-  }
-}
-
-/** How one request went: a finish reason, or a failure; and whether any text was shown. */
-interface AttemptResult {
-  delivered: boolean;
-  failure?: InferenceFailure;
-  finish?: string | null;
 }
 
 function toFailure(error: unknown, baseUrl: string, apiKey: string | null): InferenceFailure {

@@ -46,6 +46,8 @@ export class ConnectionPool implements Disposable {
   private warmed = false;
   /** Woken whenever a socket opens, fails, is released or leaves the pool. */
   private waiters = new Set<() => void>();
+  /** Requests inside `acquire`: while any waits, no pre-load may take an idle socket. */
+  private acquiring = 0;
   private readonly _onDidChangeState = new Emitter<{ state: ConnectionState; message?: string }>();
   private readonly _onDidOpenSocket = new Emitter<ResponsesSocket>();
   private readonly options: Required<ConnectionPoolOptions>;
@@ -83,11 +85,6 @@ export class ConnectionPool implements Disposable {
     return this.pooled.filter((entry) => this.isIdle(entry)).map((entry) => entry.socket);
   }
 
-  /** A request is waiting for a socket (a new pre-load must not take the one it waits for). */
-  get hasWaiters(): boolean {
-    return this.waiters.size > 0;
-  }
-
   /** Sockets open and idle now. */
   get idleCount(): number {
     return this.pooled.filter((entry) => this.isIdle(entry)).length;
@@ -100,6 +97,15 @@ export class ConnectionPool implements Disposable {
    */
   async acquire(): Promise<ResponsesSocket> {
     if (this.disposed) throw new InferenceFailure('connection-lost', 'Flint is shutting down.');
+    this.acquiring += 1;
+    try {
+      return await this.waitForIdle();
+    } finally {
+      this.acquiring -= 1;
+    }
+  }
+
+  private async waitForIdle(): Promise<ResponsesSocket> {
     this.warm();
     const deadline = performance.now() + this.options.acquireTimeoutMs;
     let skippedBackoff = false;
@@ -128,10 +134,13 @@ export class ConnectionPool implements Disposable {
     }
   }
 
-  /** Marks an idle socket busy for a pre-load; false if it is not idle. */
+  /**
+   * Marks an idle socket busy for a pre-load; false if it is not idle, or if a request is
+   * waiting: a socket released (or opened) while one waits is the request's, not a pre-load's.
+   */
   reserve(socket: ResponsesSocket): boolean {
     const entry = this.pooled.find((candidate) => candidate.socket === socket);
-    if (!entry || !this.isIdle(entry)) return false;
+    if (!entry || !this.isIdle(entry) || this.acquiring > 0) return false;
     entry.busy = true;
     entry.preloading = true;
     return true;

@@ -8,7 +8,7 @@ import { collect } from '../../../../test/helpers/collect-stream';
 import { createMemoryLogger } from '../../logger';
 import { KEY_HIDDEN } from '../key-redactor';
 import { MAX_LOGGED_UNKNOWN_TYPES, ResponsesProvider } from './responses-provider';
-import { rejectingServer, scriptedServer, send, type ScriptedServer, testProvider } from './scripted-responses-server';
+import { rejectingServer, scriptedServer, send, type ScriptedServer, testProvider } from '../../../../test/helpers/scripted-responses-server';
 
 /** An underscore in the key: re-spelling "_" as " " before hiding would miss it. */
 const KEY = 'sk-proj_Hostile4Key_8Server2';

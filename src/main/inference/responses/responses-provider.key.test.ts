@@ -1,6 +1,7 @@
 /**
  * The key never reaches the page or the log through the Responses provider, even from a
- * server that echoes it: in the answer, the tool input, errors, close reasons, event types.
+ * server that echoes it: in the answer, errors, close reasons, event types (and tool-call
+ * input, which Flint never asks for, is never shown).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect } from '../../../../test/helpers/collect-stream';
@@ -9,7 +10,7 @@ import { startSimulator, type Simulator } from '../../../../test/sim/simulator';
 import { createMemoryLogger } from '../../logger';
 import { KEY_HIDDEN, shortestHiddenKeyStart } from '../key-redactor';
 import { ResponsesProvider } from './responses-provider';
-import { rejectingServer, scriptedServer, send, testProvider } from './scripted-responses-server';
+import { rejectingServer, scriptedServer, send, testProvider } from '../../../../test/helpers/scripted-responses-server';
 
 const KEY = 'sk-proj-Echo4Key8Split2Every6Way0';
 const MODEL = 'gpt-5.3-codex-spark';
@@ -46,14 +47,15 @@ describe('ResponsesProvider keeps the key out of what it shows', () => {
     }
   });
 
-  it('hides a key in a custom tool call’s input (the patch reaches the diff)', async () => {
+  it('shows nothing of a tool call’s input, which Flint never asks for, so a key in it never reaches the page', async () => {
     const patch = `*** Begin Patch\n*** Update File: a.ts\n@@\n-const k = '';\n+const k = '${KEY}';\n*** End Patch\n`;
     const rules = [{ match: {}, answer: { toolInput: patch } }];
     sim = await startSimulator({ ttftMs: 1, tokensPerSecond: 20_000, chunkTokens: 1, apiKey: KEY, models: [MODEL], script: SimScriptSchema.parse({ rules }) });
     open(sim.baseUrl);
     const answer = collect(provider!, { model: MODEL, input: 'patch it' });
     expect((await answer.end).outcome).toBe('completed');
-    expect(answer.tool).toBe(patch.replace(KEY, KEY_HIDDEN));
+    expect(answer.deltas).toBe(0);
+    expect(logger.lines.join('\n')).not.toContain(KEY);
   });
 
   it('hides a key in an unknown event type before logging it, even one that straddles the log’s cut', async () => {

@@ -1,19 +1,19 @@
 /**
  * OpenAI Responses over WebSocket (OpenAI, xAI, Azure): warm sockets, pre-loaded
- * context, one response per socket, cancel by closing, one clean retry.
+ * context, one response per socket, cancel by closing. The stream's lifecycle (retry,
+ * stall, cancel, endings) is runModelStream's: this file opens one exchange at a time.
  */
-import { performance } from 'node:perf_hooks';
 import type { ConnectionState } from '../../../shared/inference-types';
 import type { Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
-import { checkKeyIsSendable, connectionDropped, failureFromStatus, InferenceFailure, quoteProvider } from '../inference-failure';
+import { checkKeyIsSendable, connectionDropped, InferenceFailure, type InferenceFailureCode } from '../inference-failure';
 import { redactAndCut, redactKey } from '../key-redactor';
-import { LatencyRecorder } from '../latency-recorder';
-import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest, StreamSink } from '../model-stream';
+import type { InferenceProvider, ModelStream, StreamRequest, StreamSink } from '../model-stream';
 import { redactingLogger } from '../redacting-logger';
-import { StreamEnding } from '../stream-ending';
+import { ATTEMPT_STOPPED, runModelStream, type AttemptContext, type AttemptResult, type RunModelStreamOptions } from '../run-model-stream';
 import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool';
-import { ResponsesSocket, type ResponsesServerEvent } from './responses-socket';
+import { ResponsesSocket } from './responses-socket';
+import { answerEvent, failedResponse, inBandError, incompleteReason, preloadEvent, preloadKey, stringOr, type CreateEvent, type Preload, type ServerEvent } from './responses-wire';
 
 export interface ResponsesProviderOptions {
   /** http(s)://host/v1 or ws(s)://host/v1 */
@@ -59,28 +59,36 @@ export const MAX_LOGGED_UNKNOWN_TYPES = 100;
 /** The longest an unknown event type gets in the log. */
 const EVENT_TYPE_MAX = 80;
 
-interface Preload {
-  key: string;
-  responseId: string;
-}
+/**
+ * The failures a second attempt may cure, before anything was shown:
+ * - `connection-lost`: the socket dropped, reached its 60-minute limit, or went silent
+ *   before the answer began. A warm socket can go stale unseen; the pool has a fresh one.
+ * - `context-expired`: the server forgot the pre-loaded context; the retry sends it in full.
+ * Not `unreachable`: taking a socket already made one immediate reconnect when none was
+ * open (ConnectionPool.acquire), so another attempt would only knock on the same door.
+ */
+const RETRY_ON: readonly InferenceFailureCode[] = ['connection-lost', 'context-expired'];
 
-/** How one exchange on one socket ended. */
-type ExchangeResult =
-  | { kind: 'completed' }
-  | { kind: 'incomplete'; message: string }
-  | { kind: 'failed'; failure: InferenceFailure; socketBroken: boolean; retryWithoutPreload?: boolean };
+/** How one exchange on one socket ended, and whether the socket can take another. */
+interface Exchange {
+  result: AttemptResult;
+  socketBroken: boolean;
+  /** The id of the response, from `response.created` (what a pre-load is remembered by). */
+  responseId: string | null;
+}
 
 export class ResponsesProvider implements InferenceProvider {
   private readonly pool: ConnectionPool;
   private readonly url: string;
-  /** What each socket has pre-loaded (set once its pre-load settled; the socket is reserved until then). */
+  /** What each socket has pre-loaded (set once its pre-load completed; the socket is reserved until then). */
   private readonly preloads = new WeakMap<ResponsesSocket, Preload>();
   private preloadText: string | null = null;
   /** Unknown event types already logged (at most `MAX_LOGGED_UNKNOWN_TYPES`). */
   private readonly loggedUnknown = new Set<string>();
   /** The cap was reached and said so: no more unknown types are logged or remembered. */
   private unknownLogFull = false;
-  private disposed = false;
+  /** Aborted on dispose: every stream and pre-load under way ends ("settings changed"). */
+  private readonly lifetime = new AbortController();
   private readonly redact = (text: string): string => redactKey(text, this.options.apiKey);
   /** Every line this provider logs can carry what the server sent: the key is hidden in all of them. */
   private readonly logger: Logger;
@@ -118,146 +126,125 @@ export class ResponsesProvider implements InferenceProvider {
   }
 
   stream(request: StreamRequest, sink: StreamSink): ModelStream {
-    const latency = new LatencyRecorder(request.model, request.keypressAt ?? performance.now());
-    let cancelled = false;
-    let active: ResponsesSocket | null = null;
-    // Deltas go out through `ending`: key hidden, and nothing after the end (or a cancel).
-    const ending = new StreamEnding(sink, latency, this.options.apiKey);
-    const end = (outcome: StreamEnd['outcome'], message?: string): void => ending.end(outcome, message);
-
-    const run = async (): Promise<void> => {
-      let usePreload = true;
-      for (let attempt = 0; attempt < 2; attempt += 1) {
-        let socket: ResponsesSocket;
-        try {
-          socket = await this.pool.acquire();
-        } catch (error) {
-          return end('failed', error instanceof Error ? error.message : String(error));
-        }
-        if (cancelled) return this.pool.release(socket);
-        active = socket;
-        const preload = usePreload ? this.preloadFor(socket, request) : null;
-        let delivered = false;
-        const result = await this.exchange(socket, createBody(request, preload), latency, {
-          onDelta: (kind, text) => {
-            delivered = true;
-            ending.deliver(kind, text);
-          },
-          onEnd: () => undefined,
-        });
-        active = null;
-        if (cancelled) return;
-        if (this.disposed) return end('failed', 'Stopped: the provider settings changed. Ask again.');
-        if (result.kind === 'completed' || result.kind === 'incomplete') {
-          this.pool.release(socket);
-          return result.kind === 'completed' ? end('completed') : end('incomplete', result.message);
-        }
-        if (result.socketBroken) this.pool.discard(socket);
-        else this.pool.release(socket);
-        if (result.retryWithoutPreload) {
-          this.preloads.delete(socket);
-          usePreload = false;
-        }
-        // Retry once, and only at a clean boundary: nothing shown yet, so nothing is replayed.
-        const retryable = !delivered && (result.retryWithoutPreload || result.failure.code === 'connection-lost');
-        if (!retryable || attempt === 1) return end('failed', result.failure.message);
-        latency.resetDeltas();
-        this.logger.info(`responses: retrying after ${result.failure.code}`);
-      }
-    };
-    run().catch((error: unknown) => {
-      this.logger.error('responses stream failed', error);
-      end('failed', 'Flint hit an internal error; the details are in its log.');
-    });
-
-    return {
-      cancel: () => {
-        if (ending.isEnded) return;
-        cancelled = true;
-        // No cancel event exists in this protocol: closing the socket is how the server learns.
-        if (active) this.pool.discard(active);
-        end('cancelled');
+    let usePreload = true;
+    return runModelStream({
+      ...this.lifecycle('responses'),
+      request,
+      sink,
+      retryOn: RETRY_ON,
+      attempt: async (context) => {
+        const result = await this.answer(request, context, usePreload);
+        // The server forgot the pre-loaded context: the retry sends it in full.
+        if (result.kind === 'failed' && result.failure.code === 'context-expired') usePreload = false;
+        return result;
       },
-      done: ending.done,
-    };
+    });
   }
 
   dispose(): void {
-    this.disposed = true;
+    // The pool first: a stream stopped by the abort then closes its socket without opening a replacement.
     this.pool.dispose();
+    this.lifetime.abort();
+  }
+
+  /** What every stream of this provider shares with runModelStream. */
+  private lifecycle(name: string): Pick<RunModelStreamOptions, 'name' | 'apiKey' | 'logger' | 'idleTimeoutMs' | 'disposal'> {
+    return { name, apiKey: this.options.apiKey, logger: this.logger, idleTimeoutMs: this.options.idleTimeoutMs ?? 30_000, disposal: this.lifetime.signal };
+  }
+
+  /** One answer: a socket from the pool, then one exchange on it. */
+  private async answer(request: StreamRequest, context: AttemptContext, usePreload: boolean): Promise<AttemptResult> {
+    let socket: ResponsesSocket;
+    try {
+      socket = await this.pool.acquire();
+    } catch (error) {
+      if (error instanceof InferenceFailure) return { kind: 'failed', failure: error };
+      throw error;
+    }
+    if (context.signal.aborted) {
+      this.pool.release(socket);
+      return ATTEMPT_STOPPED;
+    }
+    const preload = usePreload ? this.preloadFor(socket, request) : null;
+    return this.exchangeOn(socket, answerEvent(request, preload), context);
+  }
+
+  /**
+   * One exchange on a socket taken from the pool; the socket goes back (or, broken, is
+   * dropped) before this returns. `remember` records a completed response's id first, so a
+   * request waiting for the socket finds what it pre-loaded.
+   */
+  private async exchangeOn(socket: ResponsesSocket, body: CreateEvent, context: AttemptContext, remember?: (responseId: string) => void): Promise<AttemptResult> {
+    const { result, socketBroken, responseId } = await this.exchange(socket, body, context);
+    if (result.kind === 'completed' && responseId !== null) remember?.(responseId);
+    if (result.kind === 'failed' && result.failure.code === 'context-expired') this.preloads.delete(socket);
+    if (socketBroken) this.pool.discard(socket);
+    else this.pool.release(socket);
+    return result;
   }
 
   /** Sends one response.create and follows its events to the end. */
-  private exchange(
-    socket: ResponsesSocket,
-    body: Record<string, unknown>,
-    latency: LatencyRecorder,
-    sink: StreamSink,
-  ): Promise<ExchangeResult> {
-    return new Promise<ExchangeResult>((resolve) => {
-      let stallTimer: NodeJS.Timeout | null = null;
-      let answered = false;
-      const idleTimeoutMs = this.options.idleTimeoutMs ?? 30_000;
-      const finish = (result: ExchangeResult): void => {
-        if (stallTimer) clearTimeout(stallTimer);
+  private exchange(socket: ResponsesSocket, body: CreateEvent, context: AttemptContext): Promise<Exchange> {
+    return new Promise<Exchange>((resolve) => {
+      const progress = { answered: false, responseId: null as string | null };
+      let finished = false;
+      const finish = (result: AttemptResult, socketBroken: boolean): void => {
+        if (finished) return;
+        finished = true;
         events.dispose();
         closes.dispose();
-        resolve(result);
+        context.signal.removeEventListener('abort', stop);
+        resolve({ result, socketBroken, responseId: progress.responseId });
       };
-      const armStallTimer = (): void => {
-        if (stallTimer) clearTimeout(stallTimer);
-        stallTimer = setTimeout(() => {
-          finish({ kind: 'failed', socketBroken: true, failure: new InferenceFailure('connection-lost', `The provider stopped sending (nothing for ${Math.round(idleTimeoutMs / 1000)} s).`) });
-        }, idleTimeoutMs);
-      };
-      const answerSink: StreamSink = {
-        onDelta: (kind, text) => {
-          answered = true;
-          sink.onDelta(kind, text);
-        },
-        onEnd: () => undefined,
+      // No cancel event exists in this protocol: closing the socket is how the server learns.
+      const stop = (): void => {
+        this.pool.discard(socket);
+        finish(ATTEMPT_STOPPED, true);
       };
       const events = socket.onEvent((event) => {
-        armStallTimer();
-        this.handleEvent(event, latency, answerSink, finish);
+        context.alive();
+        this.handleEvent(event, context, progress, finish);
       });
       const closes = socket.onClose((failure) => {
         // The socket knows it dropped; only the exchange knows how far the answer had got.
-        const dropped = failure?.code === 'connection-lost' ? connectionDropped(socket.host, answered ? 'mid-answer' : 'before-answer', this.options.apiKey, socket.closeReason) : failure;
-        finish({ kind: 'failed', socketBroken: true, failure: dropped ?? new InferenceFailure('connection-lost', 'The connection closed before the answer completed.') });
+        const dropped = failure?.code === 'connection-lost' ? connectionDropped(socket.host, progress.answered ? 'mid-answer' : 'before-answer', this.options.apiKey, socket.closeReason) : failure;
+        finish({ kind: 'failed', failure: dropped ?? new InferenceFailure('connection-lost', 'The connection closed before the answer completed.') }, true);
       });
-      // Cancellation closes the socket, which ends the exchange through onClose.
-      armStallTimer();
+      context.signal.addEventListener('abort', stop, { once: true });
       socket.send(body).then(
-        (writtenAt) => latency.written(writtenAt),
-        (failure: InferenceFailure) => finish({ kind: 'failed', socketBroken: true, failure }),
+        (writtenAt) => context.latency.written(writtenAt),
+        (failure: InferenceFailure) => finish({ kind: 'failed', failure }, true),
       );
+      context.alive();
     });
   }
 
-  private handleEvent(event: ResponsesServerEvent, latency: LatencyRecorder, sink: StreamSink, finish: (result: ExchangeResult) => void): void {
+  private handleEvent(event: ServerEvent, context: AttemptContext, progress: { answered: boolean; responseId: string | null }, finish: (result: AttemptResult, socketBroken: boolean) => void): void {
+    const { apiKey } = this.options;
     switch (event.type) {
-      case 'response.output_text.delta':
-      case 'response.custom_tool_call_input.delta': {
-        if (typeof event.delta !== 'string') return;
-        latency.delta();
-        sink.onDelta(event.type === 'response.output_text.delta' ? 'text' : 'tool', event.delta);
+      case 'response.created':
+        progress.responseId ??= stringOr(event.response?.id) ?? null;
         return;
+      case 'response.output_text.delta': {
+        const delta = stringOr(event.delta);
+        if (delta === undefined) return;
+        progress.answered = true;
+        return context.deliver(delta);
       }
       case 'response.completed': {
-        const usage = (event.response as { usage?: { output_tokens?: number } } | undefined)?.usage;
-        if (typeof usage?.output_tokens === 'number') latency.outputTokens(usage.output_tokens);
-        return finish({ kind: 'completed' });
+        const tokens = event.response?.usage?.output_tokens;
+        if (typeof tokens === 'number') context.latency.outputTokens(tokens);
+        return finish({ kind: 'completed' }, false);
       }
       case 'response.incomplete':
-        return finish({ kind: 'incomplete', message: incompleteMessage(event.response, this.options.apiKey) });
-      case 'response.failed': {
-        const error = (event.response as { error?: { code?: string; message?: string } } | undefined)?.error;
-        const failure = failureFromStatus({ status: undefined, providerMessage: typeof error?.message === 'string' ? error.message : 'the response failed', code: error?.code, apiKey: this.options.apiKey });
-        return finish({ kind: 'failed', socketBroken: false, failure });
+        return finish({ kind: 'incomplete', reason: incompleteReason(event, apiKey) }, false);
+      case 'response.failed':
+        return finish({ kind: 'failed', failure: failedResponse(event, apiKey) }, false);
+      case 'error': {
+        const { failure, socketBroken } = inBandError(event, apiKey);
+        return finish({ kind: 'failed', failure }, socketBroken);
       }
-      case 'error':
-        return finish(inBandError(event, this.options.apiKey));
+      // Other response.* events are skipped knowingly; tool-call input among them is never requested (no tool is declared).
       default:
         if (!KNOWN_PREFIXES.some((prefix) => event.type.startsWith(prefix))) this.logUnknown(event.type);
         return;
@@ -280,32 +267,26 @@ export class ResponsesProvider implements InferenceProvider {
   /**
    * Pre-loads the current instructions on an idle socket with `generate: false`.
    *
-   * The socket is reserved until the pre-load settles, so no answer ever shares a
-   * socket with it (the server would interleave nothing, but our event stream would).
+   * The socket is reserved until the pre-load settles, so no answer ever shares a socket
+   * with it (the server would interleave nothing, but our event stream would). A pre-load
+   * is a stream with nobody watching: runModelStream bounds its stall and ends it on dispose.
    */
   private preloadOn(socket: ResponsesSocket): void {
     const text = this.preloadText;
     if (text === null || socket.state !== 'open' || !this.pool.reserve(socket)) return;
-    const key = `${this.options.model}\u0000${text}`;
-    let responseId: string | null = null;
-    const capture = socket.onEvent((event) => {
-      if (event.type === 'response.created' && responseId === null) {
-        responseId = (event.response as { id?: string } | undefined)?.id ?? null;
-      }
+    const { model } = this.options;
+    const loading = runModelStream({
+      ...this.lifecycle('responses pre-load'),
+      request: { model, input: '' },
+      sink: { onDelta: () => undefined, onEnd: () => undefined },
+      // A pre-load only saves time later: a failed one is not worth another socket.
+      retryOn: [],
+      attempt: (context) => this.exchangeOn(socket, preloadEvent(model, text), context, (responseId) => this.preloads.set(socket, { key: preloadKey(model, text), responseId })),
     });
-    this.exchange(
-      socket,
-      { type: 'response.create', model: this.options.model, store: false, generate: false, input: [message('developer', text)] },
-      new LatencyRecorder(this.options.model),
-      { onDelta: () => undefined, onEnd: () => undefined },
-    ).then((result) => {
-      capture.dispose();
-      if (result.kind === 'completed' && responseId) this.preloads.set(socket, { key, responseId });
-      if (result.kind === 'failed' && result.socketBroken) return this.pool.discard(socket);
-      this.pool.release(socket);
-      // Newer context arrived while this one loaded (the hotkey after app start): load that
-      // too, unless a request is waiting for this very socket.
-      if (this.preloadText !== text && result.kind === 'completed' && !this.pool.hasWaiters) this.preloadOn(socket);
+    // Newer context arrived while this one loaded (the hotkey after app start): load that
+    // too, unless a request took the socket first (reserve refuses then).
+    void loading.done.then((end) => {
+      if (end.outcome === 'completed' && this.preloadText !== text) this.preloadOn(socket);
     });
   }
 
@@ -313,56 +294,6 @@ export class ResponsesProvider implements InferenceProvider {
   private preloadFor(socket: ResponsesSocket, request: StreamRequest): Preload | null {
     const preload = this.preloads.get(socket);
     if (!preload || request.instructions === undefined) return null;
-    return preload.key === `${request.model}\u0000${request.instructions}` ? preload : null;
-  }
-}
-
-/** The response.create body: only the question when context is pre-loaded, else everything. */
-function createBody(request: StreamRequest, preload: Preload | null): Record<string, unknown> {
-  if (preload) {
-    return { type: 'response.create', model: request.model, store: false, previous_response_id: preload.responseId, input: [message('user', request.input)] };
-  }
-  return {
-    type: 'response.create',
-    model: request.model,
-    store: false,
-    ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
-    input: [message('user', request.input)],
-  };
-}
-
-function message(role: 'user' | 'developer', text: string): Record<string, unknown> {
-  return { type: 'message', role, content: [{ type: 'input_text', text }] };
-}
-
-/**
- * The words for a `response.incomplete`: its reason, when the server gave a string one.
- *
- * The event is server JSON: a hostile or broken server can put anything there (a number,
- * an object, null), and anything but a string reads as no reason rather than a throw. The
- * key is hidden and the reason shortened before underscores become spaces: a key with an
- * underscore would no longer match once re-spelled.
- */
-function incompleteMessage(response: unknown, apiKey: string | null): string {
-  const details = typeof response === 'object' && response !== null ? (response as { incomplete_details?: unknown }).incomplete_details : undefined;
-  const reason = typeof details === 'object' && details !== null ? (details as { reason?: unknown }).reason : undefined;
-  const words = typeof reason === 'string' ? quoteProvider(reason, apiKey).replaceAll('_', ' ').trim() : '';
-  return `The answer stopped early${words ? ` (${words})` : ''}.`;
-}
-
-function inBandError(event: ResponsesServerEvent, apiKey: string | null): ExchangeResult {
-  const error = (event.error ?? event) as { code?: string | null; message?: string; headers?: Record<string, string> };
-  const status = typeof event.status === 'number' ? event.status : undefined;
-  switch (error.code) {
-    case 'previous_response_not_found':
-      return { kind: 'failed', socketBroken: false, retryWithoutPreload: true, failure: new InferenceFailure('protocol-error', 'The pre-loaded context expired.') };
-    case 'websocket_connection_limit_reached':
-      return { kind: 'failed', socketBroken: true, failure: new InferenceFailure('connection-lost', 'The connection reached the provider’s 60-minute limit.') };
-    default:
-      return {
-        kind: 'failed',
-        socketBroken: false,
-        failure: failureFromStatus({ status, providerMessage: typeof error.message === 'string' ? error.message : '', code: error.code, retryAfter: error.headers?.['retry-after'], apiKey }),
-      };
+    return preload.key === preloadKey(request.model, request.instructions) ? preload : null;
   }
 }

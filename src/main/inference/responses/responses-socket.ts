@@ -12,9 +12,7 @@ import { Emitter, type Disposable, type Event } from '../../lifecycle';
 import type { Logger } from '../../logger';
 import { connectionDropped, failureFromNetwork, failureFromStatus, InferenceFailure, quoteProvider } from '../inference-failure';
 import { redactingLogger } from '../redacting-logger';
-
-/** A server event: any JSON object with a string `type`. */
-export type ResponsesServerEvent = { type: string } & Record<string, unknown>;
+import { isServerEvent, type CreateEvent, type ServerEvent } from './responses-wire';
 
 export interface ResponsesSocketOptions {
   /** ws:// or wss:// URL of the responses endpoint. */
@@ -46,11 +44,11 @@ export class ResponsesSocket implements Disposable {
   private readonly socket: WebSocket;
   private _state: SocketState = 'connecting';
   private _openedAt = 0;
-  private readonly _onEvent = new Emitter<ResponsesServerEvent>();
+  private readonly _onEvent = new Emitter<ServerEvent>();
   private readonly _onClose = new Emitter<InferenceFailure | null>();
 
   /** Every parsed server event. Malformed frames and unknown types are logged, not raised. */
-  readonly onEvent: Event<ResponsesServerEvent> = this._onEvent.event;
+  readonly onEvent: Event<ServerEvent> = this._onEvent.event;
   /** The socket closed: null when Flint closed it, else why. */
   readonly onClose: Event<InferenceFailure | null> = this._onClose.event;
   /** Resolves when open; rejects with an InferenceFailure if it never opens. */
@@ -135,7 +133,7 @@ export class ResponsesSocket implements Disposable {
    * Sends one client event; resolves with performance.now() once ws has handed the
    * bytes to the OS (its write callback).
    */
-  send(event: Record<string, unknown>): Promise<number> {
+  send(event: CreateEvent): Promise<number> {
     if (this._state !== 'open') return Promise.reject(new InferenceFailure('connection-lost', 'The connection is not open.'));
     const payload = JSON.stringify(event);
     return new Promise((resolve, reject) => {
@@ -164,11 +162,11 @@ export class ResponsesSocket implements Disposable {
     } catch {
       event = undefined;
     }
-    if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') {
+    if (!isServerEvent(event)) {
       this.logger.warn(`responses socket ${this.id}: ignored a frame that is not a JSON event`);
       return;
     }
-    this._onEvent.fire(event as ResponsesServerEvent);
+    this._onEvent.fire(event);
   }
 }
 
