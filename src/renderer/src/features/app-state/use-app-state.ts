@@ -1,7 +1,7 @@
 /**
  * Connects the renderer to main: loads the state, follows every event, owns the TreeModel.
  */
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react';
 import type { UiSettings } from '../../../../shared/contract';
 import { flint } from '../../lib/flint';
 import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
@@ -14,6 +14,9 @@ export interface AppStateHandle {
   dispatch: (action: ViewAction) => void;
   /** Shows a failure from a request as a notice. */
   reportError: (message: string) => void;
+  /** Shows an outcome worth a word (an undo done) as a notice. */
+  reportInfo: (message: string) => void;
+  dismissNotice: (id: number) => void;
   openFolder: (path: string) => Promise<boolean>;
   updateSettings: (patch: Partial<UiSettings>) => void;
 }
@@ -25,7 +28,42 @@ export function useAppState(): AppStateHandle {
   const tree = treeRef.current;
 
   const reportError = useCallback((message: string) => dispatch({ type: 'notice', level: 'error', message }), []);
+  const reportInfo = useCallback((message: string) => dispatch({ type: 'notice', level: 'info', message }), []);
+  const dismissNotice = useCallback((id: number) => dispatch({ type: 'dismissNotice', id }), []);
 
+  useMainEvents(tree, dispatch, reportError);
+
+  const openFolder = useCallback(
+    async (path: string): Promise<boolean> => {
+      const result = await flint.openProject({ path });
+      if (!result.ok) reportError(result.error.message);
+      return result.ok;
+    },
+    [reportError],
+  );
+
+  const settingsRef = useRef(state.settings);
+  settingsRef.current = state.settings;
+  const updateSettings = useCallback(
+    (patch: Partial<UiSettings>) => {
+      // Optimistic: the toggle flips at once; a failed save flips it back.
+      const previous = settingsRef.current;
+      dispatch({ type: 'settings', settings: { ...previous, ...patch } });
+      void flint.updateSettings(patch).then((result) => {
+        // Main's answer is authoritative (a shortcut the system refused is not taken).
+        if (result.ok) return dispatch({ type: 'settings', settings: result.value });
+        dispatch({ type: 'settings', settings: previous });
+        reportError(result.error.message);
+      });
+    },
+    [reportError],
+  );
+
+  return { state, tree, dispatch, reportError, reportInfo, dismissNotice, openFolder, updateSettings };
+}
+
+/** Loads main's state (again after the serve shell reconnects) and follows every event main pushes. */
+function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportError: (message: string) => void): void {
   useEffect(() => {
     const load = async (): Promise<void> => {
       const result = await flint.getAppState({});
@@ -68,33 +106,5 @@ export function useAppState(): AppStateHandle {
       for (const unsubscribe of subscriptions) unsubscribe();
       window.removeEventListener(RECONNECTED_EVENT, onReconnected);
     };
-  }, [tree, reportError]);
-
-  const openFolder = useCallback(
-    async (path: string): Promise<boolean> => {
-      const result = await flint.openProject({ path });
-      if (!result.ok) reportError(result.error.message);
-      return result.ok;
-    },
-    [reportError],
-  );
-
-  const settingsRef = useRef(state.settings);
-  settingsRef.current = state.settings;
-  const updateSettings = useCallback(
-    (patch: Partial<UiSettings>) => {
-      // Optimistic: the toggle flips at once; a failed save flips it back.
-      const previous = settingsRef.current;
-      dispatch({ type: 'settings', settings: { ...previous, ...patch } });
-      void flint.updateSettings(patch).then((result) => {
-        // Main's answer is authoritative (a shortcut the system refused is not taken).
-        if (result.ok) return dispatch({ type: 'settings', settings: result.value });
-        dispatch({ type: 'settings', settings: previous });
-        reportError(result.error.message);
-      });
-    },
-    [reportError],
-  );
-
-  return { state, tree, dispatch, reportError, openFolder, updateSettings };
+  }, [tree, dispatch, reportError]);
 }

@@ -20,6 +20,8 @@ export interface AskBarHandle {
   scope: AskScope | null;
   focus: AskFocus;
   setFocus: (focus: AskFocus) => void;
+  /** Switches between the lines just changed and the whole file. */
+  toggleFocus: () => void;
   open: (sinceEpochMs?: number) => void;
   close: () => void;
   /** The question being typed: kept when the bar closes. */
@@ -65,6 +67,7 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     },
     [prepare],
   );
+  const toggleFocus = useCallback(() => setFocus(focus === 'recent-change' ? 'whole-file' : 'recent-change'), [focus, setFocus]);
 
   // The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless.
   const accelerator = useMemo(() => {
@@ -96,5 +99,5 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     if (latest.current.isOpen) prepare(latest.current.focus);
   }, [currentFileAt, projectId, prepare]);
 
-  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, open, close, draft, setDraft };
+  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, toggleFocus, open, close, draft, setDraft };
 }

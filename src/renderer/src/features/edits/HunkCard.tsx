@@ -4,8 +4,9 @@
 import { memo, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { HunkLine } from '../../../../shared/edits/edit-types';
 import { markElementPainted } from '../../lib/paint-marks';
+import type { HunkMeta } from './answer-view';
 import { HunkEditor } from './hunk-editor';
-import type { HunkLineStore, HunkMeta } from './use-edit-session';
+import type { HunkLineStore } from './hunk-line-store';
 
 const STATE_LABELS: Record<HunkMeta['state'], string> = {
   streaming: 'Streaming…',

@@ -1,0 +1,92 @@
+/**
+ * The ask bar's account of what a question is about: the title (file, language, size),
+ * the focus chip (the lines just changed or the whole file), the window note when the
+ * file does not fit, and what blocks asking, with the way out.
+ */
+import type { RefObject } from 'react';
+import type { AskBlocker, AskFocus, AskScope, ChangedLines } from '../../../../shared/ask-types';
+
+export function AskBarTitle({ titleRef, path, scope, onClose }: {
+  titleRef: RefObject<HTMLParagraphElement | null>;
+  /** The file asked about: main's scope, or the current file until main answers. */
+  path: string | null;
+  scope: AskScope | null;
+  onClose: () => void;
+}) {
+  return (
+    <p ref={titleRef} className="ask-bar-title" aria-label="Ask scope">
+      {path ? (
+        <>
+          Ask about <code>{path}</code>
+          {scope?.language ? <span className="ask-bar-meta"> · {scope.language}</span> : null}
+          {scope && scope.lineCount > 0 ? <span className="ask-bar-meta"> · {scope.lineCount.toLocaleString()} lines</span> : null}
+        </>
+      ) : (
+        'Ask Flint'
+      )}
+      <span className="spacer" />
+      <button type="button" className="icon" aria-label="Close the ask bar" onClick={onClose}>
+        ×
+      </button>
+    </p>
+  );
+}
+
+export function FocusChip({ change, focus, onToggle }: { change: ChangedLines; focus: AskFocus; onToggle: () => void }) {
+  const isOnChange = focus === 'recent-change';
+  return (
+    <div className="ask-bar-focus">
+      <button
+        type="button"
+        className={`focus-chip${isOnChange ? ' is-on' : ''}`}
+        aria-pressed={isOnChange}
+        onClick={onToggle}
+        title="Alt+W switches between the lines you just changed and the whole file"
+      >
+        {isOnChange ? describeChange(change) : 'The whole file'}
+      </button>
+      <span className="ask-bar-hint">
+        <kbd>Alt+W</kbd> {isOnChange ? 'whole file' : 'just the lines I changed'}
+      </span>
+    </div>
+  );
+}
+
+/** Says which lines are sent when the file is larger than the model's window. */
+export function WindowNote({ sent }: { sent: NonNullable<AskScope['window']> }) {
+  return (
+    <p className="ask-bar-note">
+      The file is larger than the model’s window: lines {sent.startLine.toLocaleString()}–{sent.endLine.toLocaleString()} are sent.
+    </p>
+  );
+}
+
+export function BlockerNote({ blocker, isEmphasized, onOpenSettings, onOpenFolder }: {
+  blocker: AskBlocker;
+  /** The user tried to ask anyway. */
+  isEmphasized: boolean;
+  onOpenSettings: () => void;
+  onOpenFolder: () => void;
+}) {
+  return (
+    <p className={`ask-bar-blocker${isEmphasized ? ' is-emphasized' : ''}`} role="alert">
+      {blocker.message}
+      {blocker.kind === 'no-key' && (
+        <button type="button" onClick={onOpenSettings}>
+          Open Settings
+        </button>
+      )}
+      {blocker.kind === 'no-project' && (
+        <button type="button" onClick={onOpenFolder}>
+          Open Folder…
+        </button>
+      )}
+    </p>
+  );
+}
+
+function describeChange(change: ChangedLines): string {
+  const lines = change.startLine === change.endLine ? `line ${change.startLine}` : `lines ${change.startLine}–${change.endLine}`;
+  const where = change.places > 1 ? `${change.places} places, ${lines}` : lines;
+  return `The lines I just changed (${where}, +${change.added} −${change.removed})`;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { askBarKeyAction, type AskBarKeyPress, type AskBarKeyState } from './ask-bar-keys';
+
+const press = (key: string, extra: Partial<AskBarKeyPress> = {}): AskBarKeyPress => ({
+  key,
+  code: key.length === 1 ? `Key${key.toUpperCase()}` : key,
+  altKey: false,
+  shiftKey: false,
+  isInInput: true,
+  ...extra,
+});
+const idle: AskBarKeyState = { isStreaming: false, isStopSent: false, hasRecentChange: true };
+const streaming: AskBarKeyState = { ...idle, isStreaming: true };
+
+describe('askBarKeyAction', () => {
+  it('Esc stops a streaming answer once, then closes; with nothing streaming it closes', () => {
+    expect(askBarKeyAction(press('Escape'), streaming)).toBe('stop');
+    expect(askBarKeyAction(press('Escape'), { ...streaming, isStopSent: true })).toBe('close');
+    expect(askBarKeyAction(press('Escape'), idle)).toBe('close');
+    expect(askBarKeyAction(press('Escape', { isInInput: false }), idle)).toBe('close');
+  });
+
+  it('Enter in the input asks, Alt+Enter asks the deeper model, Shift+Enter is left to the input', () => {
+    expect(askBarKeyAction(press('Enter'), idle)).toBe('ask-fast');
+    expect(askBarKeyAction(press('Enter', { altKey: true }), streaming)).toBe('ask-deep');
+    expect(askBarKeyAction(press('Enter', { shiftKey: true }), idle)).toBeNull();
+  });
+
+  it('Enter on a button in the bar is the button’s', () => {
+    expect(askBarKeyAction(press('Enter', { isInInput: false }), idle)).toBeNull();
+  });
+
+  it('Alt+W (by physical key) switches the focus only when there is a recent change', () => {
+    expect(askBarKeyAction(press('∑', { code: 'KeyW', altKey: true }), idle)).toBe('toggle-focus');
+    expect(askBarKeyAction(press('w', { altKey: true }), { ...idle, hasRecentChange: false })).toBeNull();
+    expect(askBarKeyAction(press('w'), idle)).toBeNull();
+  });
+
+  it('leaves other keys alone', () => {
+    for (const key of ['a', 'A', 'ArrowUp', 'Tab', ' ']) expect(askBarKeyAction(press(key), streaming)).toBeNull();
+  });
+});

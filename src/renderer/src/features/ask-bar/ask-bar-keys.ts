@@ -1,0 +1,44 @@
+/**
+ * What a key pressed in the ask bar does. Pure, so the rules read in one place and are
+ * tested without a browser: Esc stops a streaming answer (once) and otherwise closes,
+ * Enter in the input asks (Alt+Enter the deeper model, Shift+Enter is a new line),
+ * Alt+W switches the focus when there is a recent change to focus on.
+ */
+
+export type AskBarKeyAction =
+  /** Stop the streaming answer (the bar stays open). */
+  | 'stop'
+  /** Close the bar. */
+  | 'close'
+  /** Ask the fast model. */
+  | 'ask-fast'
+  /** Ask the deeper model. */
+  | 'ask-deep'
+  /** Switch between the lines just changed and the whole file. */
+  | 'toggle-focus';
+
+/** The parts of a keydown the bar looks at. */
+export interface AskBarKeyPress {
+  key: string;
+  /** The physical key (`KeyW`): Alt+W types another character on some layouts. */
+  code: string;
+  altKey: boolean;
+  shiftKey: boolean;
+  /** The key went to the question's input (not a button in the bar). */
+  isInInput: boolean;
+}
+
+export interface AskBarKeyState {
+  isStreaming: boolean;
+  /** A stop was already sent for the streaming answer: a second Esc closes at once. */
+  isStopSent: boolean;
+  hasRecentChange: boolean;
+}
+
+/** The action for a key, or null when the bar leaves the key alone. */
+export function askBarKeyAction(press: AskBarKeyPress, state: AskBarKeyState): AskBarKeyAction | null {
+  if (press.key === 'Escape') return state.isStreaming && !state.isStopSent ? 'stop' : 'close';
+  if (press.key === 'Enter' && !press.shiftKey && press.isInInput) return press.altKey ? 'ask-deep' : 'ask-fast';
+  if (press.altKey && press.code === 'KeyW' && state.hasRecentChange) return 'toggle-focus';
+  return null;
+}

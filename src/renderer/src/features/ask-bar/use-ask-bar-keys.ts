@@ -1,0 +1,64 @@
+/**
+ * The ask bar's keys and its submit: Esc stops then closes, Enter asks (or redirects a
+ * streaming answer), Alt+W switches the focus. The rules are in `askBarKeyAction`.
+ */
+import { useRef, type KeyboardEvent, type RefObject } from 'react';
+import type { AnswerDepth } from '../../../../shared/inference-types';
+import type { AnswerHandle } from '../edits/use-answer';
+import { askBarKeyAction } from './ask-bar-keys';
+import type { AskBarHandle } from './use-ask-bar';
+
+export interface AskBarKeysOptions {
+  bar: AskBarHandle;
+  answer: AnswerHandle;
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+  /** Called on every attempt to ask, taken or not (a blocker is then emphasized). */
+  onAttempt: () => void;
+}
+
+export function useAskBarKeys({ bar, answer, inputRef, onAttempt }: AskBarKeysOptions): (event: KeyboardEvent<HTMLElement>) => void {
+  const { scope, focus, draft, setDraft } = bar;
+  const { view } = answer;
+  const isStreaming = view?.status === 'streaming';
+  const change = scope?.recentChange ?? null;
+  /** The session a stop was sent for: a second Esc closes even before 'stopped' arrives. */
+  const stopSentRef = useRef<string | null>(null);
+
+  const send = async (depth: AnswerDepth): Promise<void> => {
+    const text = draft.trim();
+    onAttempt();
+    if (!text || (scope?.blocker && !isStreaming)) return;
+    if (await answer.ask(text, depth, { focus: change ? focus : 'whole-file', path: scope?.path ?? null })) setDraft('');
+  };
+
+  return (event) => {
+    const action = askBarKeyAction(
+      { key: event.key, code: event.code, altKey: event.altKey, shiftKey: event.shiftKey, isInInput: event.target === inputRef.current },
+      { isStreaming, isStopSent: view !== null && stopSentRef.current === view.sessionId, hasRecentChange: change !== null },
+    );
+    if (action === null) return;
+    event.preventDefault();
+    // Esc is the bar's alone: the diff pane's window-level Esc must not act on it as well.
+    if (action === 'stop' || action === 'close') event.stopPropagation();
+    switch (action) {
+      case 'stop':
+        stopSentRef.current = view?.sessionId ?? null;
+        void answer.stop();
+        return;
+      case 'close':
+        bar.close();
+        return;
+      case 'ask-fast':
+      case 'ask-deep':
+        void send(action === 'ask-deep' ? 'deep' : 'fast');
+        return;
+      case 'toggle-focus':
+        bar.toggleFocus();
+        return;
+      default: {
+        const exhaustive: never = action;
+        return exhaustive;
+      }
+    }
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * An open project: the toolbar over three columns (the file tree, the file view, the
+ * diff pane).
+ */
+import type { UiSettings } from '../../../shared/contract';
+import type { ProjectInfo } from '../../../shared/project-types';
+import type { ViewState } from '../features/app-state/app-reducer';
+import { EditPane } from '../features/edits/EditPane';
+import type { AnswerHandle } from '../features/edits/use-answer';
+import { FileView } from '../features/file-view/FileView';
+import { FileTree } from '../features/tree/FileTree';
+import type { TreeModel } from '../features/tree/tree-model';
+import { Toolbar } from './Toolbar';
+import type { ProjectActions } from './use-project-actions';
+
+export interface ProjectViewProps {
+  project: ProjectInfo;
+  state: ViewState;
+  tree: TreeModel;
+  actions: ProjectActions;
+  answer: AnswerHandle;
+  shortcutLabel: string;
+  openFolder: (path: string) => Promise<boolean>;
+  updateSettings: (patch: Partial<UiSettings>) => void;
+  onOpenSettings: () => void;
+  onAsk: () => void;
+  onError: (message: string) => void;
+  onNotice: (message: string) => void;
+}
+
+export function ProjectView({ project, state, tree, actions, answer, shortcutLabel, ...props }: ProjectViewProps) {
+  return (
+    <>
+      <Toolbar
+        project={project}
+        actions={actions}
+        showIgnored={state.settings.showIgnored}
+        onShowIgnoredChange={(showIgnored) => props.updateSettings({ showIgnored })}
+        openFolder={props.openFolder}
+        onOpenSettings={props.onOpenSettings}
+        onError={props.onError}
+      />
+      <div className="workspace">
+        <FileTree
+          model={tree}
+          version={state.treeVersion}
+          showIgnored={state.settings.showIgnored}
+          selectedPath={state.openFile}
+          onOpenFile={actions.openFile}
+          onError={props.onError}
+        />
+        {/* A new project starts a fresh file view. */}
+        <FileView key={project.id} path={state.openFile} />
+        <EditPane
+          currentFile={state.currentFile.path}
+          answer={answer}
+          shortcutLabel={shortcutLabel}
+          onAsk={props.onAsk}
+          onError={props.onError}
+          onNotice={props.onNotice}
+        />
+      </div>
+    </>
+  );
+}
