@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnswerUpdate } from '../../shared/ask-types';
-import type { HunkLine } from '../../shared/edits/edit-types';
-import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
-import { seededRandom } from '../../../test/helpers/seeded-random';
+import type { HunkUpdate } from '../../shared/edits/hunk-types';
+import { added, hunkUpdate } from '../../../test/helpers/hunk-updates';
 import { UpdateBatcher } from './update-batcher';
 
 /** Far beyond any test: with it, only an acknowledgement (or flush) releases a held batch. */
@@ -26,11 +25,6 @@ function createBatcher(ackTimeoutMs = NEVER_MS): { batcher: UpdateBatcher; sent:
 /** Lets the event loop run the batcher's pending setImmediate (it was queued first). */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-const added = (...texts: string[]): HunkLine[] => texts.map((text) => ({ kind: 'add', text }));
-
-function hunkUpdate(id: string, appendLines: HunkLine[], state: HunkState = 'streaming', extra: Partial<HunkUpdate> = {}): HunkUpdate {
-  return { id, fileIndex: 0, path: 'src/a.ts', operation: 'update', state, appendLines, anchorLine: null, ...extra };
-}
 
 const textsOf = (update: HunkUpdate | undefined): string[] => (update?.appendLines ?? []).map((line) => line.text);
 
@@ -348,61 +342,5 @@ describe('UpdateBatcher: flush and dispose', () => {
     batcher.dispose();
     await turn();
     expect(sent).toEqual([]);
-  });
-});
-
-describe('UpdateBatcher: no line lost or repeated', () => {
-  it('delivers every hunk line exactly once, in order, with each hunk\'s last state, under any interleaving', async () => {
-    for (let seed = 1; seed <= 40; seed += 1) {
-      const random = seededRandom(seed);
-      const { batcher, sent } = createBatcher();
-      const expectedLines = new Map<string, string[]>();
-      const expectedState = new Map<string, HunkState>();
-      const ids = ['0.0', '0.1', '1.0', '2.0'];
-      const states: HunkState[] = ['streaming', 'pending', 'conflict', 'partial'];
-      let prose = '';
-      let counter = 0;
-
-      for (let step = 0; step < 200; step += 1) {
-        const roll = random();
-        if (roll < 0.55) {
-          const id = ids[Math.floor(random() * ids.length)]!;
-          const count = Math.floor(random() * 3);
-          const texts = Array.from({ length: count }, () => `${id}:${(counter += 1)}`);
-          const state = states[Math.floor(random() * states.length)]!;
-          const isFirstLine = count > 0 && !expectedLines.has(id);
-          if (count > 0) expectedLines.set(id, [...(expectedLines.get(id) ?? []), ...texts]);
-          expectedState.set(id, state);
-          batcher.hunk(hunkUpdate(id, added(...texts), state), isFirstLine);
-        } else if (roll < 0.65) {
-          const text = `p${(counter += 1)} `;
-          prose += text;
-          batcher.prose(text);
-        } else if (roll < 0.8) {
-          batcher.acknowledge();
-        } else if (roll < 0.85) {
-          batcher.flush();
-        } else {
-          await turn();
-        }
-      }
-      batcher.flush();
-      batcher.dispose();
-
-      const deliveredLines = new Map<string, string[]>();
-      const deliveredState = new Map<string, HunkState>();
-      for (const update of sent) {
-        expect(update.sessionId).toBe('session-1');
-        expect(update.hunks.length + (update.prose ? 1 : 0), `seed ${seed}: an empty batch went out`).toBeGreaterThan(0);
-        expect(new Set(update.hunks.map((hunk) => hunk.id)).size, `seed ${seed}: a hunk twice in one batch`).toBe(update.hunks.length);
-        for (const hunk of update.hunks) {
-          deliveredLines.set(hunk.id, [...(deliveredLines.get(hunk.id) ?? []), ...textsOf(hunk)]);
-          deliveredState.set(hunk.id, hunk.state);
-        }
-      }
-      for (const [id, lines] of expectedLines) expect(deliveredLines.get(id), `seed ${seed}, hunk ${id}`).toEqual(lines);
-      expect(deliveredState, `seed ${seed}`).toEqual(expectedState);
-      expect(sent.map((update) => update.prose ?? '').join(''), `seed ${seed}`).toBe(prose);
-    }
   });
 });
