@@ -5,22 +5,11 @@
 import { rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failureOf } from '../../../test/helpers/failure-of';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
-import { FlintFailure } from '../../shared/result';
 import { ProjectFiles, type PathPurpose } from './project-files';
 
 const PURPOSES: PathPurpose[] = ['user', 'model'];
-
-/** Runs `action` and returns the FlintFailure it threw (fails the test if it did not). */
-async function failureOf(action: () => Promise<unknown>): Promise<FlintFailure> {
-  try {
-    await action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FlintFailure);
-    return error as FlintFailure;
-  }
-  throw new Error('expected a FlintFailure, but the call succeeded');
-}
 
 describe('ProjectFiles with symlinks', () => {
   let project: TempProject;

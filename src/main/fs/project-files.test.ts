@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failureOf } from '../../../test/helpers/failure-of';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
-import { FlintFailure } from '../../shared/result';
 import { decodeForView, lexicalRefusal, ProjectFiles, relativePathOf, VIEW_SIZE_LIMIT, type PathPurpose } from './project-files';
 
 const PURPOSES: PathPurpose[] = ['user', 'model'];
@@ -72,17 +72,6 @@ describe('the lexical policy', () => {
     expect(relativePathOf(' notes.txt', 'user')).toBe(' notes.txt');
   });
 });
-
-/** Runs `action` and returns the FlintFailure it threw (fails the test if it did not). */
-async function failureOf(action: () => Promise<unknown>): Promise<FlintFailure> {
-  try {
-    await action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FlintFailure);
-    return error as FlintFailure;
-  }
-  throw new Error('expected a FlintFailure, but the call succeeded');
-}
 
 describe('ProjectFiles.resolve', () => {
   let project: TempProject;

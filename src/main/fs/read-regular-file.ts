@@ -45,13 +45,14 @@ export async function readRegularFile(absolutePath: string, displayPath: string,
  * appended to after its stat would be read whole, however large it had grown.
  */
 async function readAtMost(handle: FileHandle, max: number, expected: number): Promise<Uint8Array> {
-  // One byte beyond the expected size: growth shows without a second allocation.
-  let buffer = Buffer.alloc(Math.min(max, expected + 1));
+  // One byte beyond the expected size: growth shows without a second allocation. Unzeroed:
+  // only the bytes read are ever returned.
+  let buffer = Buffer.allocUnsafe(Math.min(max, expected + 1));
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
       if (length >= max) break;
-      const bigger = Buffer.alloc(Math.min(max, buffer.length * 2));
+      const bigger = Buffer.allocUnsafe(Math.min(max, buffer.length * 2));
       buffer.copy(bigger, 0, 0, length);
       buffer = bigger;
     }
