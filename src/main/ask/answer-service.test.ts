@@ -268,6 +268,20 @@ describe('AnswerService with the simulator and a real project', () => {
   it('refuses a second edit request while one streams', async () => {
     await setUp(100);
     await answers.ask({ prompt: 'change both', depth: 'fast' });
-    await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('still streaming');
+    await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toMatchObject({ code: 'already-streaming', message: expect.stringContaining('still streaming') });
+  });
+
+  it('says there is no current file to ask about, with what to do', async () => {
+    await setUp();
+    workspace.requireProject().currentFile.clear();
+    await expect(answers.ask({ prompt: 'explain', depth: 'fast' })).rejects.toMatchObject({ code: 'no-file', message: expect.stringContaining('select a file in the tree') });
+  });
+
+  it('lets the answers go with the project: a decision afterwards finds none', async () => {
+    await setUp(150);
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
+    await workspace.close('closed', 'closed mid-answer');
+    expect(answers.isStreaming).toBe(false);
+    expect(() => answers.session(sessionId)).toThrow('That answer is over');
   });
 });
