@@ -70,6 +70,7 @@ describe('AnswerService with the simulator and a real project', () => {
   let inference: InferenceService;
   let workspace: Workspace;
   let answers: AnswerService;
+  let prompts: AskService;
   let hunks: Map<string, { state: HunkState; path: string; lines: number; message?: string }>;
   let statuses: string[];
 
@@ -97,12 +98,12 @@ describe('AnswerService with the simulator and a real project', () => {
     hunks = new Map();
     statuses = [];
     workspace = new Workspace({ journalFolder: join(config, 'journals'), logger });
-    const ask = new AskService({
+    const ask = (prompts = new AskService({
       inference,
       project: () => workspace.project,
       currentFile: () => workspace.project?.currentFile.value ?? { path: null, at: 0 },
       isStreaming: () => answers.isStreaming,
-    });
+    }));
     answers = new AnswerService({ workspace, inference, buildPrompt: (request) => ask.build(request), logger });
     answers.onDidUpdate((update: AnswerUpdate) => {
       if (update.status) statuses.push(update.status);
@@ -275,6 +276,22 @@ describe('AnswerService with the simulator and a real project', () => {
     await setUp();
     workspace.requireProject().currentFile.clear();
     await expect(answers.ask({ prompt: 'explain', depth: 'fast' })).rejects.toMatchObject({ code: 'no-file', message: expect.stringContaining('select a file in the tree') });
+  });
+
+  it('refuses a question whose project closed while it was being prepared, and never sends it', async () => {
+    await setUp();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const logger = createMemoryLogger();
+    const gated = new AnswerService({ workspace, inference, logger, buildPrompt: async (request) => (await gate, prompts.build(request)) });
+    const asking = gated.ask({ prompt: 'change both', depth: 'fast' });
+    expect(gated.isStreaming).toBe(true);
+    await workspace.close('closed', 'closed while the question was prepared');
+    release();
+    await expect(asking).rejects.toMatchObject({ code: 'no-project' });
+    expect(gated.isStreaming).toBe(false);
+    expect(sim.requests.filter((request) => JSON.stringify(request.body).includes('change both'))).toEqual([]);
+    gated.dispose();
   });
 
   it('lets the answers go with the project: a decision afterwards finds none', async () => {

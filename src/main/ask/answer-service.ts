@@ -1,7 +1,8 @@
 /**
  * The open project's answers: starts a question, redirects, stops, and finds the answer
- * a decision is about. The last few answers are kept (their hunks may still be decided);
- * all of them go with the project.
+ * a decision is about. The last few answers are kept (their hunks may still be decided).
+ * Each remembers its project: they are disposed when it starts to close, and an answer
+ * (or a question still being prepared) of a project that is no longer open is refused.
  */
 import { randomUUID } from 'node:crypto';
 import type { AnswerUpdate, AskFocus } from '../../shared/ask-types';
@@ -41,7 +42,10 @@ export interface AnswerServiceOptions {
 type PromptFile = { path: string; text: FileText };
 
 export class AnswerService implements Disposable {
-  private readonly sessions = new Map<string, AnswerSession>();
+  /** The open project's answers, each with the project it belongs to. */
+  private readonly sessions = new Map<string, { session: AnswerSession; project: OpenProject }>();
+  /** Questions between their check and their stream: they count as streaming (no second one slips in). */
+  private starting = 0;
   private readonly store = new DisposableStore();
   private readonly _onDidUpdate = this.store.add(new Emitter<AnswerUpdate>());
 
@@ -55,7 +59,7 @@ export class AnswerService implements Disposable {
 
   /** Whether an answer is streaming (the hotkey then shows it rather than starting another). */
   get isStreaming(): boolean {
-    return [...this.sessions.values()].some((session) => session.isStreaming);
+    return this.starting > 0 || [...this.sessions.values()].some(({ session }) => session.isStreaming);
   }
 
   /** Asks the model about `paths` (default: the current file): an answer, or edits. */
@@ -67,20 +71,28 @@ export class AnswerService implements Disposable {
     const current = project.currentFile.value.path;
     const paths = input.paths?.length ? input.paths : current !== null ? [current] : [];
     if (paths.length === 0) throw new FlintFailure('no-file', 'No current file: select a file in the tree, or save one in your editor, then ask.');
-    const files = await this.promptFiles(project, paths);
-    const focus = input.focus ?? 'recent-change';
-    const prompt = await this.options.buildPrompt({ files, question: input.prompt, focus, depth: input.depth });
-    this.prune();
-    const session = this.createSession(project, focus, input.depth);
+    this.starting += 1;
     try {
-      await session.start(prompt, shownTexts(files), input.keypressEpochMs);
-    } catch (error) {
-      // A stream that never opened leaves no answer behind to block the next request.
-      session.dispose();
-      this.sessions.delete(session.id);
-      throw error;
+      const files = await this.promptFiles(project, paths);
+      const focus = input.focus ?? 'recent-change';
+      const prompt = await this.options.buildPrompt({ files, question: input.prompt, focus, depth: input.depth });
+      this.requireStillOpen(project);
+      this.prune();
+      const session = this.createSession(project, focus, input.depth);
+      try {
+        await session.start(prompt, shownTexts(files), input.keypressEpochMs);
+        // The project may have closed while the stream opened: its answers went with it.
+        if (!this.sessions.has(session.id)) throw closedMeanwhile();
+      } catch (error) {
+        // A stream that never opened leaves no answer behind to block the next request.
+        session.dispose();
+        this.sessions.delete(session.id);
+        throw error;
+      }
+      return { sessionId: session.id };
+    } finally {
+      this.starting -= 1;
     }
-    return { sessionId: session.id };
   }
 
   /**
@@ -100,6 +112,7 @@ export class AnswerService implements Disposable {
       `New instruction: ${prompt}`,
     ].filter(Boolean).join('\n');
     const built = await this.options.buildPrompt({ files, question, focus: session.focus, depth: session.depth });
+    this.requireStillOpen(project);
     await session.start(built, shownTexts(files), keypressEpochMs);
   }
 
@@ -109,14 +122,14 @@ export class AnswerService implements Disposable {
 
   /** The renderer has shown the answer's last update (a late one for a gone answer is fine). */
   acknowledge(sessionId: string): void {
-    this.sessions.get(sessionId)?.acknowledge();
+    this.sessions.get(sessionId)?.session.acknowledge();
   }
 
-  /** The answer a decision is about. */
+  /** The answer a decision is about: only ever one of the open project's. */
   session(sessionId: string): AnswerSession {
-    const session = this.sessions.get(sessionId);
-    if (!session) throw new FlintFailure('not-found', 'That answer is over (the project was closed or reopened).');
-    return session;
+    const entry = this.sessions.get(sessionId);
+    if (!entry || entry.project !== this.options.workspace.project) throw new FlintFailure('not-found', 'That answer is over (the project was closed or reopened).');
+    return entry.session;
   }
 
   dispose(): void {
@@ -134,7 +147,7 @@ export class AnswerService implements Disposable {
       depth,
       ackTimeoutMs: this.options.ackTimeoutMs,
     });
-    this.sessions.set(session.id, session);
+    this.sessions.set(session.id, { session, project });
     return session;
   }
 
@@ -142,20 +155,29 @@ export class AnswerService implements Disposable {
   private prune(): void {
     const ids = [...this.sessions.keys()];
     for (const id of ids.slice(0, Math.max(0, ids.length - KEPT_ANSWERS + 1))) {
-      this.sessions.get(id)!.dispose();
+      this.sessions.get(id)!.session.dispose();
       this.sessions.delete(id);
     }
   }
 
   private clear(): void {
-    for (const session of this.sessions.values()) session.dispose();
+    for (const { session } of this.sessions.values()) session.dispose();
     this.sessions.clear();
   }
 
-  /** The files' texts as the model will see them: a save still being written is waited for (bounded) first. */
+  /** Preparing a question awaits reads and the tokenizer: the project may have closed meanwhile. */
+  private requireStillOpen(project: OpenProject): void {
+    if (this.options.workspace.project !== project) throw closedMeanwhile();
+  }
+
+  /**
+   * The files' texts as the model will see them: each path checked first (the renderer's
+   * paths are untrusted), then a save still being written waited for (bounded).
+   */
   private async promptFiles(project: OpenProject, paths: readonly string[]): Promise<PromptFile[]> {
     const files: PromptFile[] = [];
-    for (const path of paths) {
+    for (const requested of paths) {
+      const { relativePath: path } = await project.files.resolve(requested, 'model');
       await project.history.settledLines(path).catch(() => undefined);
       const text = await project.files.readText(path);
       if (text === null) throw new FlintFailure('not-found', `${path} does not exist (deleted or renamed since it was saved).`);
@@ -163,6 +185,10 @@ export class AnswerService implements Disposable {
     }
     return files;
   }
+}
+
+function closedMeanwhile(): FlintFailure {
+  return new FlintFailure('no-project', 'The project was closed before the question was sent; nothing was asked.');
 }
 
 function shownTexts(files: readonly PromptFile[]): Map<string, FileText> {

@@ -105,6 +105,17 @@ describe('AnswerSession turns', () => {
     expect(failing.isStreaming).toBe(false);
   });
 
+  it('cancels a stream that finishes opening after the answer was let go, and starts no turn after it', async () => {
+    const answer = turns();
+    const started = answer.start();
+    answer.session.dispose();
+    answer.opened[0]!.open();
+    await started;
+    expect(answer.opened[0]!.cancelled).toBe(1);
+    await expect(answer.start()).rejects.toMatchObject({ code: 'not-found' });
+    expect(answer.opened).toHaveLength(1);
+  });
+
   it('cancels the open stream when disposed', async () => {
     const answer = turns();
     const started = answer.start();

@@ -12,6 +12,7 @@ import type { AnswerDepth } from '../../shared/inference-types';
 import type { HunkBoard, HunkBoardOptions } from '../edits/hunk-board';
 import type { FileText } from '../fs/file-text';
 import type { ModelStream, StreamSink } from '../inference/model-stream';
+import { FlintFailure } from '../../shared/result';
 import type { Disposable } from '../lifecycle';
 import type { BuiltPrompt } from './ask-service';
 import { UpdateBatcher } from './update-batcher';
@@ -43,6 +44,7 @@ export class AnswerSession implements Disposable {
   private readonly batcher: UpdateBatcher;
   /** The files the user asked about (not those the model went on to name). */
   private readonly askedPaths: string[] = [];
+  private disposed = false;
 
   constructor(private readonly options: AnswerSessionOptions) {
     this.batcher = new UpdateBatcher(options.sessionId, options.emit, options.ackTimeoutMs);
@@ -76,6 +78,7 @@ export class AnswerSession implements Disposable {
    * writes is merged 3-way (or reported as a conflict).
    */
   async start(prompt: BuiltPrompt, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
+    if (this.disposed) throw new FlintFailure('not-found', 'That answer is over (the project was closed or reopened).');
     this.hunks.noteShown(shown);
     if (this.askedPaths.length === 0) this.askedPaths.push(...shown.keys());
     const turn = ++this.turn;
@@ -93,8 +96,8 @@ export class AnswerSession implements Disposable {
       if (turn === this.turn) this.setStatus('failed', error instanceof Error ? error.message : String(error));
       throw error;
     }
-    // Stopped (or redirected) while the stream was still opening: stop it now.
-    if (turn !== this.turn || this.stoppedTurn === turn) {
+    // Stopped, redirected or let go while the stream was still opening: stop it now.
+    if (this.disposed || turn !== this.turn || this.stoppedTurn === turn) {
       stream.cancel();
       return;
     }
@@ -118,6 +121,7 @@ export class AnswerSession implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.stream?.cancel();
     this.hunks.dispose();
     this.batcher.dispose();

@@ -24,6 +24,7 @@ export type AnswerHandlers = Pick<
 
 export function createAnswerHandlers(ask: AskService, answers: AnswerService, workspace: Workspace): AnswerHandlers {
   const hunks = (sessionId: string) => {
+    // Without a project the answer is 'no-project'; with one, only its own answers are found.
     workspace.requireProject();
     return answers.session(sessionId).hunks;
   };

@@ -48,6 +48,8 @@ class FileChangedError extends Error {
 export class EditApplier {
   /** Every write goes through it: compare and replace without a window, inside the project only. */
   private readonly writer: ProjectFileWriter;
+  /** The project is closing: no new write starts (one already queued still finishes). */
+  private closed = false;
 
   constructor(
     /** The project's files: every path the model names is resolved there, as the model's. */
@@ -134,9 +136,12 @@ export class EditApplier {
     });
   }
 
-  /** Checks the files kept aside for late writers now (the project is closing). */
-  dispose(): Promise<void> {
-    return this.writer.dispose();
+  /** The project is closing: lets a queued write finish, refuses new ones, and checks the files kept aside for late writers now. */
+  async dispose(): Promise<void> {
+    this.closed = true;
+    // A write already queued (an accept in flight as the project closes) lands first, and is watched like any other.
+    await this.writer.run(async () => undefined);
+    await this.writer.dispose();
   }
 
   /**
@@ -238,6 +243,7 @@ export class EditApplier {
    * overwrite each other, however a path is spelled.
    */
   private serialize<T>(task: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new FlintFailure('no-project', 'The project was closed; nothing was written.'));
     return this.writer.run(task);
   }
 }

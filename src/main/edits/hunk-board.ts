@@ -278,6 +278,7 @@ export class HunkBoard implements Disposable {
   }
 
   private require(hunkId: string): HunkRecord {
+    if (this.disposed) throw new FlintFailure('not-found', 'That answer is over (the project was closed or reopened).');
     const hunk = this.hunks.get(hunkId);
     if (!hunk) throw new FlintFailure('not-found', 'That hunk is not part of this answer.');
     return hunk;

@@ -113,4 +113,41 @@ describe('Workspace', () => {
     expect(workspace.project).toBeNull();
     expect(() => workspace.requireProject()).toThrow('No project is open');
   });
+
+  it('takes opens and closes in turn: two quick opens leave one project, the first closed before the second opens', async () => {
+    const other = await createTempProject({ 'x.ts': 'x\n' });
+    try {
+      const order: string[] = [];
+      workspace.onDidOpen((project) => order.push(`opened ${project.info.id}`));
+      workspace.onDidClose((closed) => order.push(`closed ${closed.projectId}`));
+      const [first, second] = await Promise.all([workspace.open(folder.root), workspace.open(other.root)]);
+      expect(order).toEqual([`opened ${first.info.id}`, `closed ${first.info.id}`, `opened ${second.info.id}`]);
+      expect(workspace.project).toBe(second);
+    } finally {
+      await workspace.close('closed', 'test over');
+      await other.remove();
+    }
+  });
+
+  it('closes a folder whose Close came while it was still opening, once it is open', async () => {
+    const closed: string[] = [];
+    workspace.onDidClose((event) => closed.push(event.message));
+    const opening = workspace.open(folder.root);
+    const closing = workspace.close('closed', 'closed while opening');
+    const project = await opening;
+    await closing;
+    expect(workspace.project).toBeNull();
+    expect(closed).toEqual(['closed while opening']);
+    expect(project.info.root).toBe(folder.root);
+  });
+
+  it('reopens a folder only after its close has finished: recovery never races the closing writes', async () => {
+    const order: string[] = [];
+    workspace.onWillClose(() => order.push('closing'));
+    workspace.onDidClose(() => order.push('closed'));
+    workspace.onDidOpen(() => order.push('opened'));
+    await open();
+    await Promise.all([workspace.close('closed', 'first'), workspace.open(folder.root)]);
+    expect(order).toEqual(['opened', 'closing', 'closed', 'opened']);
+  });
 });

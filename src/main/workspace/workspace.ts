@@ -1,7 +1,8 @@
 /**
- * The one slot the open project lives in (VS Code's MutableDisposable is the model):
- * opening a folder closes the project before it, and closing lets the whole
- * OpenProject go. Everything else asks this slot for "the open project, if any".
+ * The one slot the open project lives in: opening a folder closes the project before it
+ * (and waits until it is gone), closing lets the whole OpenProject go. Opens and closes
+ * take turns, so there is never a second project, nor one half closed while the next
+ * opens. Everything else asks this slot for "the open project, if any".
  */
 import { opendir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -31,6 +32,9 @@ export interface ClosedProject {
 export class Workspace implements Disposable {
   private current: OpenProject | null = null;
   private nextProjectId = 1;
+  /** The open or close under way; the next waits for it. */
+  private turns: Promise<unknown> = Promise.resolve();
+  private disposed = false;
   private readonly _onDidOpen = new Emitter<OpenProject>();
   private readonly _onWillClose = new Emitter<OpenProject>();
   private readonly _onDidClose = new Emitter<ClosedProject>();
@@ -58,24 +62,48 @@ export class Workspace implements Disposable {
   /**
    * Opens `path` (absolute, or starting with `~`), replacing the open project.
    * Resolves once the folder is known to be readable; indexing goes on in the background.
+   *
+   * Opens and closes take turns: an open waits for the close before it (its writes
+   * finished, its watcher gone) before the next project recovers or journals anything,
+   * and a Close clicked while a folder opens closes that folder once it is open.
    */
   async open(path: string): Promise<OpenProject> {
-    const root = await checkFolder(expandHome(path.trim()));
-    await this.close('closed', 'Another project was opened.');
-    const info: ProjectInfo = { id: this.nextProjectId++, root, name: basename(root) || root };
-    const project = await OpenProject.open({ info, journalFolder: this.options.journalFolder, logger: this.options.logger, fileSystem: this.options.fileSystem });
-    this.current = project;
-    project.onDidLoseRoot((message) => void this.close('lost', message, info.id));
-    this._onDidOpen.fire(project);
-    project.start().catch((error: unknown) => {
-      const failure = toFlintFailure(error, root);
-      void this.close('lost', `Could not index ${root}: ${failure.message}`, info.id);
+    return this.inTurn(async () => {
+      const root = await checkFolder(expandHome(path.trim()));
+      await this.closeNow('closed', 'Another project was opened.');
+      const info: ProjectInfo = { id: this.nextProjectId++, root, name: basename(root) || root };
+      const project = await OpenProject.open({ info, journalFolder: this.options.journalFolder, logger: this.options.logger, fileSystem: this.options.fileSystem });
+      if (this.disposed) {
+        project.dispose();
+        throw new FlintFailure('no-project', 'Flint is quitting; the folder was not opened.');
+      }
+      this.current = project;
+      project.onDidLoseRoot((message) => void this.close('lost', message, info.id));
+      this._onDidOpen.fire(project);
+      project.start().catch((error: unknown) => {
+        const failure = toFlintFailure(error, root);
+        void this.close('lost', `Could not index ${root}: ${failure.message}`, info.id);
+      });
+      return project;
     });
-    return project;
   }
 
   /** Closes the open project (only if it is still `projectId`, when given). */
-  async close(reason: CloseReason, message: string, projectId?: number): Promise<void> {
+  close(reason: CloseReason, message: string, projectId?: number): Promise<void> {
+    return this.inTurn(() => this.closeNow(reason, message, projectId));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.current) this._onWillClose.fire(this.current);
+    this.current?.dispose();
+    this.current = null;
+    this._onDidOpen.dispose();
+    this._onWillClose.dispose();
+    this._onDidClose.dispose();
+  }
+
+  private async closeNow(reason: CloseReason, message: string, projectId?: number): Promise<void> {
     const project = this.current;
     if (!project || (projectId !== undefined && project.info.id !== projectId)) return;
     this.current = null;
@@ -84,13 +112,11 @@ export class Workspace implements Disposable {
     this._onDidClose.fire({ projectId: project.info.id, reason, message });
   }
 
-  dispose(): void {
-    if (this.current) this._onWillClose.fire(this.current);
-    this.current?.dispose();
-    this.current = null;
-    this._onDidOpen.dispose();
-    this._onWillClose.dispose();
-    this._onDidClose.dispose();
+  /** Runs `task` after every open and close before it has finished (failed ones too). */
+  private inTurn<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.turns.then(task);
+    this.turns = run.catch(() => undefined);
+    return run;
   }
 }
 
