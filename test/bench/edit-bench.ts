@@ -97,7 +97,7 @@ async function measurePipeline(): Promise<number> {
       });
       await session.start({ instructions: '', input: 'bench' }, new Map([['src/big.ts', file]]));
       const started = performance.now();
-      for (const token of tokens) sink!.onDelta('text', token);
+      for (const token of tokens) sink!.onDelta(token);
       sink!.onEnd({ outcome: 'completed', latency: { keypressToWriteMs: 0, requestToFirstDeltaMs: 0, tokensPerSecond: 0, totalMs: 0, outputTokens: 0, model: 'bench' } });
       // Anchoring settles in microtasks; the last batch is flushed by hand.
       await new Promise((resolve) => setImmediate(resolve));
@@ -150,7 +150,7 @@ async function measureAdversarialBlock(): Promise<number> {
     await session.start({ instructions: '', input: 'bench' }, new Map([[path, file]]));
     for (let offset = 0; offset < answer.length; offset += 16) {
       const started = performance.now();
-      sink!.onDelta('text', answer.slice(offset, offset + 16));
+      sink!.onDelta(answer.slice(offset, offset + 16));
       await new Promise((resolve) => setImmediate(resolve));
       longest = Math.max(longest, performance.now() - started);
     }

@@ -5,19 +5,17 @@ import type { InferenceProvider, ModelStream, StreamEnd, StreamRequest } from '.
 
 export interface Collected {
   text: string;
-  tool: string;
   deltas: number;
   stream: ModelStream;
   end: Promise<StreamEnd>;
 }
 
 export function collect(provider: InferenceProvider, request: StreamRequest): Collected {
-  const collected = { text: '', tool: '', deltas: 0 } as Collected;
+  const collected = { text: '', deltas: 0 } as Collected;
   collected.stream = provider.stream(request, {
-    onDelta: (kind, text) => {
+    onDelta: (text) => {
       collected.deltas += 1;
-      if (kind === 'text') collected.text += text;
-      else collected.tool += text;
+      collected.text += text;
     },
     onEnd: () => undefined,
   });

@@ -14,7 +14,7 @@ import { createMemoryLogger } from '../logger';
 import { SettingsStore } from '../settings/settings-store';
 import { Workspace } from '../workspace/workspace';
 import { AnswerService } from './answer-service';
-import { AskService } from './ask-service';
+import { PromptBuilder } from './prompt-builder';
 
 const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
 
@@ -70,7 +70,7 @@ describe('AnswerService with the simulator and a real project', () => {
   let inference: InferenceService;
   let workspace: Workspace;
   let answers: AnswerService;
-  let prompts: AskService;
+  let prompts: PromptBuilder;
   let hunks: Map<string, { state: HunkState; path: string; lines: number; message?: string }>;
   let statuses: string[];
 
@@ -98,13 +98,8 @@ describe('AnswerService with the simulator and a real project', () => {
     hunks = new Map();
     statuses = [];
     workspace = new Workspace({ journalFolder: join(config, 'journals'), logger });
-    const ask = (prompts = new AskService({
-      inference,
-      project: () => workspace.project,
-      currentFile: () => workspace.project?.currentFile.value ?? { path: null, at: 0 },
-      isStreaming: () => answers.isStreaming,
-    }));
-    answers = new AnswerService({ workspace, inference, buildPrompt: (request) => ask.build(request), logger });
+    prompts = new PromptBuilder({ inference, project: () => workspace.project });
+    answers = new AnswerService({ workspace, inference, buildPrompt: (request) => prompts.build(request), logger });
     answers.onDidUpdate((update: AnswerUpdate) => {
       if (update.status) statuses.push(update.status);
       for (const hunk of update.hunks) {

@@ -14,7 +14,7 @@ import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecy
 import type { Logger } from '../logger';
 import type { OpenProject } from '../workspace/open-project';
 import type { Workspace } from '../workspace/workspace';
-import type { BuiltPrompt, PromptRequest } from './ask-service';
+import type { BuiltPrompt, PromptRequest } from './prompt-builder';
 import { AnswerSession } from './answer-session';
 
 /** Answers kept for late decisions; an older answer's hunks can no longer be decided. */

@@ -49,7 +49,7 @@ describe('AnswerSession turns', () => {
     const started = answer.start();
     answer.opened[0]!.open();
     await started;
-    answer.opened[0]!.sink.onDelta('text', 'It returns one.\nThat is all.\n');
+    answer.opened[0]!.sink.onDelta('It returns one.\nThat is all.\n');
     answer.opened[0]!.sink.onEnd(COMPLETED);
     answer.flush();
     expect(answer.prose()).toBe('It returns one.\nThat is all.\n');
@@ -72,15 +72,15 @@ describe('AnswerSession turns', () => {
     answer.opened[0]!.open();
     await first;
     const old = answer.opened[0]!.sink;
-    old.onDelta('text', '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-one\n');
+    old.onDelta('*** Begin Patch\n*** Update File: src/a.ts\n@@\n-one\n');
     // A redirect: the old stream is stopped and a second turn starts.
     answer.session.stop();
     const second = answer.start();
     answer.opened[1]!.open();
     await second;
-    old.onDelta('text', '+uno\n');
+    old.onDelta('+uno\n');
     old.onEnd({ ...COMPLETED, outcome: 'cancelled' });
-    answer.opened[1]!.sink.onDelta('text', '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-two\n+dos\n*** End Patch\n');
+    answer.opened[1]!.sink.onDelta('*** Begin Patch\n*** Update File: src/a.ts\n@@\n-two\n+dos\n*** End Patch\n');
     await settled();
     answer.flush();
     // The old turn's hunk was cut off when its stream ended; the new turn's is its own and still streaming.

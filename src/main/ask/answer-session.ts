@@ -14,7 +14,7 @@ import type { FileText } from '../fs/file-text';
 import type { ModelStream, StreamSink } from '../inference/model-stream';
 import { FlintFailure } from '../../shared/result';
 import type { Disposable } from '../lifecycle';
-import type { BuiltPrompt } from './ask-service';
+import type { BuiltPrompt } from './prompt-builder';
 import { UpdateBatcher } from './update-batcher';
 
 /** Opens the model stream for one turn (the inference service, in the app). */
@@ -129,7 +129,7 @@ export class AnswerSession implements Disposable {
 
   private sinkFor(turn: number, parser: EditStreamParser): StreamSink {
     return {
-      onDelta: (_kind, text) => parser.push(text),
+      onDelta: (text) => parser.push(text),
       onEnd: (end) => {
         parser.finish(end.outcome !== 'completed');
         // A superseded turn's ending says nothing about the answer now.

@@ -1,29 +1,17 @@
 /**
- * The ask bar's side of main: what a question would be about (the scope the bar
- * shows), pre-warming when the hotkey is pressed, and the prompt each request sends.
+ * The ask bar's side of main: what a question would be about (the scope the bar shows)
+ * and pre-warming when the hotkey is pressed. The prompts themselves: prompt-builder.ts.
  */
 import type { AskBlocker, AskFocus, AskScope } from '../../shared/ask-types';
-import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
-import { assembleContext, outputReserve, type AssembledContext, type ContextFile } from '../context/context-assembler';
+import type { AssembledContext } from '../context/context-assembler';
 import { languageOf } from '../context/languages';
-import type { SaveHistory } from '../context/save-history';
-import { byteCounter, estimateCounter, LineTokenCache, loadO200kCounter, tokenizerFamily, utf8Length } from '../context/token-counter';
-import { instructionsFor } from './edit-prompt';
-import type { FileText } from '../fs/file-text';
 import type { InferenceService } from '../inference/inference-service';
-
-/** The open project, as context assembly needs it. */
-export interface AskProject {
-  root: string;
-  name: string;
-  /** The project outline (name, top-level folders, languages). */
-  outline(): string;
-  history: SaveHistory;
-}
+import type { AskProject, PromptBuilder } from './prompt-builder';
 
 export interface AskServiceOptions {
   inference: InferenceService;
+  prompts: PromptBuilder;
   project: () => AskProject | null;
   /** The current file and when it became current (a save of the same file is a new one). */
   currentFile: () => { path: string | null; at: number };
@@ -31,21 +19,7 @@ export interface AskServiceOptions {
   isStreaming: () => boolean;
 }
 
-/** The files and question of one request; texts are what anchoring will use. */
-export interface PromptRequest {
-  files: ReadonlyArray<{ path: string; text: FileText }>;
-  question: string;
-  focus: AskFocus;
-  depth: AnswerDepth;
-}
-
-export interface BuiltPrompt {
-  instructions: string;
-  input: string;
-}
-
 export class AskService {
-  private readonly caches = new Map<string, LineTokenCache>();
   /** The preparation in flight: the hotkey in main and the bar opening in the renderer share it. */
   private preparing: { key: string; scope: Promise<AskScope> } | null = null;
 
@@ -81,20 +55,6 @@ export class AskService {
     if (context && !this.options.isStreaming()) void inference.preloadContext(context.instructions).catch(() => undefined);
     else void inference.warm().catch(() => undefined);
     return scope;
-  }
-
-  /** The prompt for one request: instructions, project and files within the model's window, then the turn. */
-  async build(request: PromptRequest): Promise<BuiltPrompt> {
-    const project = this.options.project();
-    const files: ContextFile[] = await Promise.all(
-      request.files.map(async ({ path, text }) => {
-        // The texts were read elsewhere: refuse one that was read while its writer was still writing.
-        await project?.history.checkSettled(path, text.lines);
-        return { path, lines: text.lines, recentChange: request.focus === 'recent-change' && project ? await project.history.recentChange(path, text.lines) : null };
-      }),
-    );
-    const context = await this.assemble(files, request.question, request.depth);
-    return { instructions: context.instructions, input: context.input };
   }
 
   private async inspect(focus: AskFocus): Promise<{ scope: AskScope; context: AssembledContext | null }> {
@@ -133,7 +93,7 @@ export class AskService {
     if (missingKey) return blocked({ kind: 'no-key', message: missingKey });
     let context: AssembledContext;
     try {
-      context = await this.assemble([{ path, lines, recentChange: focus === 'recent-change' ? change : null }], '', 'fast');
+      context = await this.options.prompts.assemble([{ path, lines, recentChange: focus === 'recent-change' ? change : null }], '', 'fast');
     } catch (error) {
       // Expected refusals (too large for the window) are the user's to see; anything else is a bug, logged by the host.
       if (!(error instanceof FlintFailure)) throw error;
@@ -144,39 +104,5 @@ export class AskService {
       scope: { ...scope, window: { startLine: window.startLine, endLine: window.endLine, truncated: window.truncated }, tokens: context.tokens, tokenCounting: context.tokenCounting },
       context,
     };
-  }
-
-  private async assemble(files: readonly ContextFile[], question: string, depth: AnswerDepth): Promise<AssembledContext> {
-    const { model, kind, windowTokens } = this.options.inference.modelFor(depth);
-    const instructions = instructionsFor(kind);
-    const project = this.options.project();
-    return assembleContext({
-      instructions,
-      outline: project?.outline() ?? null,
-      files,
-      question,
-      windowTokens,
-      tokens: await this.tokens(tokenizerFamily(model), files, question, windowTokens),
-    });
-  }
-
-  /**
-   * How to count: an estimate for non-OpenAI models; for OpenAI's, bytes (an upper bound)
-   * when the files' bytes fill at most three quarters of the room, else the real
-   * tokenizer. An ordinary question is far below the margin, so it does not change the
-   * method between the pre-load and the send.
-   */
-  private async tokens(family: 'o200k' | 'estimate', files: readonly ContextFile[], question: string, windowTokens: number): Promise<LineTokenCache> {
-    let key: 'o200k' | 'estimate' | 'bytes' = family;
-    if (family === 'o200k') {
-      const bytes = files.reduce((sum, file) => sum + file.lines.reduce((lineSum, line) => lineSum + utf8Length(line) + 1, 0), utf8Length(question));
-      if (bytes <= (windowTokens - outputReserve(windowTokens)) * 0.75) key = 'bytes';
-    }
-    let cache = this.caches.get(key);
-    if (!cache) {
-      cache = new LineTokenCache(key === 'o200k' ? await loadO200kCounter() : key === 'bytes' ? byteCounter : estimateCounter);
-      this.caches.set(key, cache);
-    }
-    return cache;
   }
 }

@@ -7,12 +7,14 @@ import { version } from '../../../package.json';
 import type { AppInfo } from '../../shared/contract';
 import { AnswerService } from '../ask/answer-service';
 import { AskService } from '../ask/ask-service';
-import { instructionsFor } from '../ask/edit-prompt';
+import { instructionsFor } from '../ask/instructions';
+import { PromptBuilder } from '../ask/prompt-builder';
 import { CredentialService } from '../credentials/credential-service';
 import { KeytarSecretStore } from '../credentials/keytar-secret-store';
 import type { SecretStore } from '../credentials/secret-store';
 import { InferenceService, type ProviderFactory } from '../inference/inference-service';
 import type { Logger } from '../logger';
+import { NO_CURRENT_FILE } from '../project/current-file';
 import type { ScanFileSystem } from '../project/tree-scanner';
 import { SettingsStore } from '../settings/settings-store';
 import { Workspace } from '../workspace/workspace';
@@ -48,15 +50,16 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
     preloadInstructions: instructionsFor,
   });
   const workspace = new Workspace({ journalFolder: join(dirname(settings.file), 'journals'), logger, fileSystem: options.fileSystem });
-  // The ask bar pre-loads only while no answer streams (a pre-load would take the socket the answer holds).
-  let answers: AnswerService | null = null;
+  const prompts = new PromptBuilder({ inference, project: () => workspace.project });
+  const answers = new AnswerService({ workspace, inference, buildPrompt: (request) => prompts.build(request), logger });
   const ask = new AskService({
     inference,
+    prompts,
     project: () => workspace.project,
-    currentFile: () => workspace.project?.currentFile.value ?? { path: null, at: 0 },
-    isStreaming: () => answers?.isStreaming ?? false,
+    currentFile: () => workspace.project?.currentFile.value ?? NO_CURRENT_FILE,
+    // The ask bar pre-loads only while no answer streams (a pre-load would take the socket the answer holds).
+    isStreaming: () => answers.isStreaming,
   });
-  answers = new AnswerService({ workspace, inference, buildPrompt: (request) => ask.build(request), logger });
   return new FlintCore({
     shell: options.shell,
     version: options.version ?? version,

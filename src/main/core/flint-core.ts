@@ -12,7 +12,7 @@ import { parseAccelerator } from '../../shared/accelerator';
 import type { AskOpenRequest, HotkeyStatus } from '../../shared/ask-types';
 import type { AppInfo, EventEnvelope, UiSettings } from '../../shared/contract';
 import type { LatencyFigures } from '../../shared/inference-types';
-import type { CloseReason, CurrentFile, ProjectInfo } from '../../shared/project-types';
+import type { CloseReason, ProjectInfo } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
 import type { AnswerService } from '../ask/answer-service';
 import type { AskService } from '../ask/ask-service';
@@ -20,6 +20,7 @@ import type { RequestHandlers } from '../contract-host';
 import type { InferenceService } from '../inference/inference-service';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
+import { NO_CURRENT_FILE } from '../project/current-file';
 import type { SettingsStore } from '../settings/settings-store';
 import type { Workspace } from '../workspace/workspace';
 import { createAnswerHandlers } from './answer-handlers';
@@ -49,8 +50,6 @@ export interface HotkeyHost {
   readonly onDidChangeStatus: Event<HotkeyStatus>;
 }
 
-const NO_CURRENT_FILE: CurrentFile = { path: null, source: null, at: 0 };
-
 export class FlintCore implements Disposable {
   private lastLatency: LatencyFigures | null = null;
   private readonly store = new DisposableStore();
@@ -72,7 +71,8 @@ export class FlintCore implements Disposable {
       forwardProjectEvents(project, this.ui);
     }));
     this.store.add(workspace.onDidClose((closed) => {
-      this.ui.emit('currentFile:changed', NO_CURRENT_FILE);
+      // Said only once no project is open (an open waiting its turn comes after this close).
+      if (!workspace.project) this.ui.emit('currentFile:changed', NO_CURRENT_FILE);
       this.ui.emit('project:closed', closed);
     }));
     this.store.add(options.answers.onDidUpdate((update) => this.ui.emit('ask:update', update)));

@@ -14,7 +14,7 @@ export interface FileRecord {
 }
 
 export interface HunkRecord {
-  /** Stable within the answer: `${turn}.${index}` (a move or delete: `${turn}.move.${file}`). */
+  /** Stable within the answer: `${turn}.${index}`; a whole-file move or delete: `${turn}.move.${file}` / `${turn}.delete.${file}`. */
   id: string;
   /** The answer's turn that wrote it (a redirect starts a new one). */
   turn: number;

@@ -33,7 +33,7 @@ export class EditService implements Disposable {
   readonly onDidWarn: Event<string> = this._onDidWarn.event;
 
   private constructor(
-    readonly files: ProjectFiles,
+    private readonly files: ProjectFiles,
     private readonly applier: EditApplier,
     private readonly logger: Logger,
     /** What recovery found at open, told once someone listens (see takeRecoveryNotices). */

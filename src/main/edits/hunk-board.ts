@@ -293,11 +293,17 @@ export class HunkBoard implements Disposable {
 
   /**
    * The one place a hunk's state changes. An event the table does not allow in the
-   * hunk's state (a late settle of a hunk refused meanwhile) changes nothing.
+   * hunk's state (a late settle of a hunk refused meanwhile) changes nothing; one that
+   * reports a write must always apply, so losing one is logged (the card would lie).
    */
   private transition(hunk: HunkRecord, event: HunkEvent, change: Change = {}): void {
     const next = nextHunkState(hunk.state, event);
-    if (!next.ok) return;
+    if (!next.ok) {
+      if (event.type === 'written' || event.type === 'write-declined' || event.type === 'write-failed') {
+        this.options.logger.warn(`hunk ${hunk.id}: ${event.type} arrived in state ${hunk.state}; the card may not show what is on disk`);
+      }
+      return;
+    }
     hunk.state = next.state;
     // A new state brings its own message, or none: never the previous state's.
     hunk.message = change.message;

@@ -51,13 +51,15 @@ export class UndoJournal {
 
   /** Opens (or starts) the journal at `file`; a torn last line from a crash is skipped. */
   static async open(file: string): Promise<UndoJournal> {
-    const text = await readFile(file, 'utf8').catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return '';
+    const bytes = await readFile(file).catch((error: unknown) => {
+      if (errorCode(error) === 'ENOENT') return Buffer.alloc(0);
       throw error;
     });
-    // A crash mid-append leaves a torn last line: cut it off, or the next record would be
-    // appended onto it and lost (with it, say, the drop that ends a redo branch).
-    if (text.length > 0 && !text.endsWith('\n')) await truncate(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    // A crash mid-append leaves a torn last line: cut it off (at its bytes, whatever they
+    // decode to), or the next record would be appended onto it and lost (with it, say,
+    // the drop that ends a redo branch).
+    if (bytes.length > 0 && bytes.at(-1) !== 0x0a) await truncate(file, bytes.lastIndexOf(0x0a) + 1);
+    const text = bytes.toString('utf8');
     const entries: JournalEntry[] = [];
     const touched = new Set<string>();
     for (const line of text.split('\n')) {

@@ -43,7 +43,7 @@ describe('InferenceService', () => {
   function answer(input: { prompt: string; depth: 'fast' | 'deep'; instructions?: string }): Promise<{ text: string; end: StreamEnd }> {
     return new Promise((resolve, reject) => {
       let text = '';
-      service.openStream(input, { onDelta: (_kind, delta) => (text += delta), onEnd: (end) => resolve({ text, end }) }).catch(reject);
+      service.openStream(input, { onDelta: (delta) => (text += delta), onEnd: (end) => resolve({ text, end }) }).catch(reject);
     });
   }
 
@@ -65,7 +65,7 @@ describe('InferenceService', () => {
   it('words a missing key the same everywhere, and refuses a request with the no-key code', async () => {
     await setUp({ FLINT_PROVIDER: 'openai-responses' });
     const words = await service.missingKeyMessage();
-    expect(words).toBe('No API key for From environment (FLINT_*). Add one in Settings (Ctrl+,), or set FLINT_API_KEY and restart Flint.');
+    expect(words).toBe('No API key for From environment (FLINT_*). Add one in Settings, or start Flint with FLINT_API_KEY set.');
     await expect(answer({ prompt: 'hi', depth: 'fast' })).rejects.toMatchObject({ code: 'no-key', message: words });
     expect(service.connectionState.message).toBe(words);
     expect(await service.testConnection('environment')).toEqual({ ok: false, message: words });

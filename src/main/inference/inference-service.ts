@@ -171,7 +171,7 @@ export class InferenceService implements Disposable {
     const { model } = this.modelFor(input.depth);
     const request: StreamRequest = { model, input: input.prompt, keypressAt, ...(input.instructions !== undefined ? { instructions: input.instructions } : {}) };
     return provider.stream(request, {
-      onDelta: (kind, text) => sink.onDelta(kind, text),
+      onDelta: (text) => sink.onDelta(text),
       onEnd: (end) => {
         sink.onEnd(end);
         this._onDidMeasure.fire(end.latency);
@@ -302,7 +302,9 @@ export class InferenceService implements Disposable {
  * "Restart" because environment variables are read once, at start.
  */
 export function noKeyMessage(config: Pick<ProviderConfig, 'label' | 'keyVariable'>): string {
-  return `No API key for ${config.label}. Add one in Settings (Ctrl+,), or set ${config.keyVariable ?? 'FLINT_API_KEY'} and restart Flint.`;
+  // Shown in the ask bar, the status bar and Settings alike: it names Settings without a key
+  // (Cmd on macOS, Ctrl elsewhere), and the restart only for the variable, read at start.
+  return `No API key for ${config.label}. Add one in Settings, or start Flint with ${config.keyVariable ?? 'FLINT_API_KEY'} set.`;
 }
 
 /** Converts the renderer's epoch timestamp to this process's performance clock; implausible values mean "now". */

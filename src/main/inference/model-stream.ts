@@ -14,16 +14,14 @@ export interface StreamRequest {
   keypressAt?: number;
 }
 
-/**
- * What a delta carries: prose only. Flint declares no tools, so no provider is asked for
- * tool-call input; a kind joins this union when a tool is declared and read.
- */
-export type DeltaKind = 'text';
-
 /** What a stream tells its consumer, in order: deltas, then exactly one end. */
 export interface StreamSink {
-  /** The API key is already hidden (StreamEnding), even when a provider split it across deltas. */
-  onDelta(kind: DeltaKind, text: string): void;
+  /**
+   * The answer's text, in pieces. The API key is already hidden (StreamEnding), even when
+   * a provider split it across deltas. Text only: Flint declares no tools, so no provider
+   * is asked for tool-call input.
+   */
+  onDelta(text: string): void;
   onEnd(end: StreamEnd): void;
 }
 

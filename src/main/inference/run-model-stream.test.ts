@@ -78,7 +78,7 @@ function recordingSink(): { sink: StreamSink; seen: { text: string; events: stri
   return {
     seen,
     sink: {
-      onDelta: (_kind, text) => {
+      onDelta: (text) => {
         seen.text += text;
         seen.events.push(`delta:${text}`);
       },

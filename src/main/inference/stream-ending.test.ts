@@ -10,7 +10,7 @@ function recordingSink(): StreamSink & { events: string[] } {
   const events: string[] = [];
   return {
     events,
-    onDelta: (kind, text) => events.push(`${kind}:${text}`),
+    onDelta: (text) => events.push(`text:${text}`),
     onEnd: (end: StreamEnd) => events.push(`end:${end.outcome}${end.message !== undefined ? `:${end.message}` : ''}`),
   };
 }

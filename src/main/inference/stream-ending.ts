@@ -39,7 +39,7 @@ export class StreamEnding {
   deliver(text: string): void {
     if (this.ended) return;
     const shown = this.redactor.push(text);
-    if (shown) this.sink.onDelta('text', shown);
+    if (shown) this.sink.onDelta(shown);
   }
 
   end(outcome: StreamEnd['outcome'], message?: string): void {
@@ -48,7 +48,7 @@ export class StreamEnding {
     const result: StreamEnd = { outcome, latency: this.latency.figures(), ...(message !== undefined ? { message: redactKey(message, this.apiKey) } : {}) };
     try {
       const tail = this.redactor.flush();
-      if (tail) this.sink.onDelta('text', tail);
+      if (tail) this.sink.onDelta(tail);
       this.sink.onEnd(result);
     } finally {
       this.settle(result);

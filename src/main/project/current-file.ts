@@ -8,10 +8,11 @@
 import type { CurrentFile } from '../../shared/project-types';
 import { Emitter, type Disposable, type Event } from '../lifecycle';
 
-const NONE: CurrentFile = { path: null, source: null, at: 0 };
+/** No project, or nothing saved or selected in it yet. */
+export const NO_CURRENT_FILE: CurrentFile = { path: null, source: null, at: 0 };
 
 export class CurrentFileTracker implements Disposable {
-  private current: CurrentFile = NONE;
+  private current: CurrentFile = NO_CURRENT_FILE;
   private readonly _onDidChange = new Emitter<CurrentFile>();
 
   /** Fires on every selection and every save, even of the same file (each is a new "most recent"). */
@@ -35,7 +36,7 @@ export class CurrentFileTracker implements Disposable {
 
   /** No project, no current file. */
   clear(): void {
-    if (this.current.path !== null) this.set(NONE);
+    if (this.current.path !== null) this.set(NO_CURRENT_FILE);
   }
 
   dispose(): void {

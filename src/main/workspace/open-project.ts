@@ -4,8 +4,9 @@
  * state with its writes and undo journal, and the filter that tells Flint's own writes
  * from the user's saves.
  *
- * Built whole by `open` and let go whole by `close`: nothing per project is held
- * anywhere else, so nothing can outlive it or be forgotten when it goes.
+ * Built whole by `open` and let go whole by `close`. The one thing per project that lives
+ * above it is the conversation (src/main/ask): its answers hold their project and go
+ * when the workspace says it will close.
  */
 import type { CurrentFile, ProjectInfo, TreeChange, TreeEntry } from '../../shared/project-types';
 import { projectOutline } from '../context/project-outline';
@@ -49,21 +50,21 @@ export class OpenProject implements Disposable {
   /** The file a question is about changed (selected here, or saved elsewhere). */
   readonly onDidChangeCurrentFile: Event<CurrentFile>;
 
-  readonly files: ProjectFiles;
   readonly history: SaveHistory;
   readonly currentFile = this.store.add(new CurrentFileTracker());
   readonly edits: EditService;
 
   private constructor(
     readonly info: ProjectInfo,
+    /** The one path policy and reader for this folder (the edits and the history use it too). */
+    readonly files: ProjectFiles,
     private readonly session: ProjectSession,
     edits: EditService,
     private readonly ownWrites: OwnWrites,
     private readonly logger: Logger,
   ) {
-    this.files = edits.files;
     this.edits = this.store.add(edits);
-    this.history = this.store.add(new SaveHistory({ files: edits.files }));
+    this.history = this.store.add(new SaveHistory({ files }));
     this.onDidIndexProgress = session.onDidIndexProgress;
     this.onDidLoseRoot = session.onDidLoseRoot;
     this.onDidChangeCurrentFile = this.currentFile.onDidChange;
@@ -78,14 +79,15 @@ export class OpenProject implements Disposable {
   static async open(options: OpenProjectOptions): Promise<OpenProject> {
     const { info, logger } = options;
     const ownWrites = new OwnWrites();
+    const files = new ProjectFiles(info.root);
     const edits = await EditService.create({
-      files: new ProjectFiles(info.root),
+      files,
       journalFolder: options.journalFolder,
       logger,
       onWillWrite: (path) => ownWrites.expect(path),
     });
     const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem });
-    return new OpenProject(info, session, edits, ownWrites, logger);
+    return new OpenProject(info, files, session, edits, ownWrites, logger);
   }
 
   get root(): string {
@@ -125,9 +127,10 @@ export class OpenProject implements Disposable {
   }
 
   /**
-   * Lets the project go: the files kept aside for late writers are checked first (so a
-   * reopen's recovery never races them), then everything is released and the watcher
-   * has let go of every handle.
+   * Lets the project go: a write in flight lands and the files kept aside for late
+   * writers are checked first (a reopen, which the workspace makes wait for this, then
+   * recovers nothing still in use); then everything is released and the watcher has let
+   * go of every handle.
    */
   async close(): Promise<void> {
     await this.edits.finishWrites().catch((error: unknown) => this.logger.warn('could not finish checking recent writes', error));

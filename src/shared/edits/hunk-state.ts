@@ -2,9 +2,9 @@
  * The hunk state machine: which event moves a hunk from which state to which.
  *
  * Pure and total: every (state, event) pair has an answer, either the next state or a
- * sentence the UI can show saying why the event does not apply. The edit session asks
- * here before it changes a hunk, so the rules live in one table instead of guards
- * scattered over its methods.
+ * sentence the UI can show saying why the event does not apply. Main's HunkBoard asks
+ * here before it changes a hunk, and the renderer's hunk card before it offers a
+ * decision, so the rules live in one table instead of guards scattered over both.
  */
 import type { HunkState } from './hunk-types';
 

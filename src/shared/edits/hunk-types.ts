@@ -21,11 +21,11 @@ export type HunkState =
   | 'conflict'
   /** Its text is not (or not uniquely) in the file: shown raw, never applied at a guess. */
   | 'unmatched'
-  /** Its path leaves the project or touches .git: refused. */
+  /** Never written: its path leaves the project or touches .git, its text holds a NUL, or its file is not a regular text file within the size limit. */
   | 'refused';
 
 export interface HunkUpdate {
-  /** Stable within the session. */
+  /** Stable within the answer. */
   id: string;
   fileIndex: number;
   path: string;

@@ -6,7 +6,7 @@
  */
 import { useEffect } from 'react';
 import { flint } from '../../lib/flint';
-import { AnswerSession } from './AnswerSession';
+import { AnswerBlock } from './AnswerBlock';
 import type { AnswerHandle } from './use-answer';
 
 export interface EditPaneProps {
@@ -32,7 +32,7 @@ export function EditPane({ currentFile, answer, shortcutLabel, onAsk, onError, o
         onAsk={onAsk}
         onUndo={() => void undoLastWrite(onError, onNotice)}
       />
-      {view && <AnswerSession view={view} answer={answer} />}
+      {view && <AnswerBlock view={view} answer={answer} />}
     </section>
   );
 }

@@ -3,6 +3,7 @@
  */
 import { memo, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { HunkLine } from '../../../../shared/edits/edit-types';
+import { isUndecided, nextHunkState } from '../../../../shared/edits/hunk-state';
 import { markElementPainted } from '../../lib/paint-marks';
 import type { HunkMeta } from './answer-view';
 import { HunkEditor } from './hunk-editor';
@@ -52,8 +53,9 @@ export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHu
     };
   }, [hunk.id, store, firstLineAt]);
 
-  const canAccept = hunk.state === 'pending';
-  const canReject = hunk.state === 'pending' || hunk.state === 'partial' || hunk.state === 'unmatched' || hunk.state === 'conflict';
+  // The same table main decides by: the card never offers what main would refuse.
+  const canAccept = nextHunkState(hunk.state, { type: 'accept' }).ok;
+  const canReject = isUndecided(hunk.state);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
     if (event.target !== event.currentTarget) return;
     if (event.key === 'a' && canAccept) onAccept();

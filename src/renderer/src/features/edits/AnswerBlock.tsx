@@ -12,12 +12,12 @@ import type { AnswerHandle } from './use-answer';
 /** Within this many pixels of the bottom counts as "at the bottom" (following). */
 const FOLLOW_SLACK_PX = 40;
 
-export interface AnswerSessionProps {
+export interface AnswerBlockProps {
   view: AnswerView;
   answer: AnswerHandle;
 }
 
-export function AnswerSession({ view, answer }: AnswerSessionProps) {
+export function AnswerBlock({ view, answer }: AnswerBlockProps) {
   const { lines, accept, reject, acceptAll, rejectAll } = answer;
   const scrollRef = useRef<HTMLDivElement>(null);
   /** Follow the stream while the user is at the bottom; stop following when they scroll up. */
@@ -39,7 +39,7 @@ export function AnswerSession({ view, answer }: AnswerSessionProps) {
         followRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK_PX;
       }}
     >
-      <AnswerSessionBar view={view} onAcceptAll={() => void acceptAll()} onRejectAll={() => void rejectAll()} />
+      <AnswerBar view={view} onAcceptAll={() => void acceptAll()} onRejectAll={() => void rejectAll()} />
       {view.message && <p role="alert" className="form-error">{view.message}</p>}
       {view.prose.trim() && (
         <div className="edit-prose" aria-label="Answer">
@@ -54,7 +54,7 @@ export function AnswerSession({ view, answer }: AnswerSessionProps) {
   );
 }
 
-function AnswerSessionBar({ view, onAcceptAll, onRejectAll }: { view: AnswerView; onAcceptAll: () => void; onRejectAll: () => void }) {
+function AnswerBar({ view, onAcceptAll, onRejectAll }: { view: AnswerView; onAcceptAll: () => void; onRejectAll: () => void }) {
   return (
     <div className="edit-session-bar">
       <span className={`edit-status is-${view.status}`} aria-label="Edit status">
