@@ -55,8 +55,8 @@ export class EditApplier {
     /** The project's files: every path the model names is resolved there, as the model's. */
     private readonly files: ProjectFiles,
     private readonly journal: UndoJournal,
-    /** Told just before Flint writes a file, so the watcher's echo is not taken for the user's save. */
-    private readonly onWillWrite?: (relativePath: string) => void,
+    /** Told just before Flint writes a file (what it will hold; null: deleted), so the watcher's echo is not taken for the user's save. */
+    private readonly onWillWrite?: (relativePath: string, bytes: Uint8Array | null) => void,
     writerOptions: ProjectFileWriterOptions = {},
   ) {
     this.writer = new ProjectFileWriter(files.root, writerOptions);
@@ -155,7 +155,7 @@ export class EditApplier {
     if (!isInsideRoot(this.files.root, entry.absolutePath)) {
       return { status: 'refused', entry, message: `Refused: ${entry.path} is not inside this project; nothing was ${op}ne.` };
     }
-    this.onWillWrite?.(entry.path);
+    this.onWillWrite?.(entry.path, target);
     let outcome;
     try {
       outcome = await this.writer.replaceNow(toPosixRelative(this.files.root, entry.absolutePath), expected, target, entry.mode);
@@ -193,7 +193,7 @@ export class EditApplier {
    */
   private async commit(target: ResolvedPath, before: Uint8Array | null, after: Uint8Array | null, mode: number): Promise<JournalEntry> {
     const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before, after, mode });
-    this.onWillWrite?.(target.relativePath);
+    this.onWillWrite?.(target.relativePath, after);
     let outcome;
     try {
       outcome = await this.writer.replaceNow(this.realRelative(target), before, after, mode);

@@ -22,8 +22,8 @@ export interface EditServiceOptions {
   /** Folder for undo journals (one file per project). */
   journalFolder: string;
   logger: Logger;
-  /** Flint is about to write this file (so its watcher echo is not taken for the user's save). */
-  onWillWrite: (relativePath: string) => void;
+  /** Flint is about to write these bytes to this file (null: delete it), so its watcher echo is not taken for the user's save. */
+  onWillWrite: (relativePath: string, bytes: Uint8Array | null) => void;
 }
 
 export class EditService implements Disposable {

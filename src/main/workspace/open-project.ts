@@ -84,7 +84,7 @@ export class OpenProject implements Disposable {
       files,
       journalFolder: options.journalFolder,
       logger,
-      onWillWrite: (path) => ownWrites.expect(path),
+      onWillWrite: (path, bytes) => ownWrites.expect(path, bytes),
     });
     const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem });
     return new OpenProject(info, files, session, edits, ownWrites, logger);
@@ -161,11 +161,20 @@ export class OpenProject implements Disposable {
     }
   }
 
+  /** A save of a file Flint did not just write is the user's at once; otherwise what the file holds tells. */
   private fileSaved(path: string): void {
-    if (this.ownWrites.isOwn(path)) {
-      void this.history.noteOwnWrite(path);
-      return;
-    }
+    if (!this.ownWrites.expects(path)) return this.userSaved(path);
+    void this.files
+      .resolve(path, 'user')
+      .then((target) => this.files.readBytes(target))
+      .then(
+        (read) => (this.ownWrites.isOwn(path, read?.bytes ?? null) ? void this.history.noteOwnWrite(path) : this.userSaved(path)),
+        // Unreadable now (too large, swapped for a folder…): not Flint's bytes, so the user's.
+        () => this.userSaved(path),
+      );
+  }
+
+  private userSaved(path: string): void {
     // Before the current file changes: a bar opened on that event waits for this read.
     void this.history.noteSaved(path);
     this.currentFile.noteSaved(path);

@@ -72,6 +72,14 @@ describe('Workspace', () => {
     expect(project.currentFile.value.source).toBe('saved');
   });
 
+  it('takes the user’s save of a file Flint has just written for the user’s (a time window took it for Flint’s echo)', async () => {
+    const project = await open();
+    expect(await acceptPatch(project, PATCH)).toBe('accepted');
+    await writeFile(folder.path('src/a.ts'), 'uno\ntwo\n// mine\n');
+    await waitFor(() => project.currentFile.value.path === 'src/a.ts', 'the user’s save to make a.ts current');
+    expect(project.currentFile.value.source).toBe('saved');
+  });
+
   it('closes the open project before opening another: its answers go first, then the project, then the news', async () => {
     const other = await createTempProject({ 'x.ts': 'x\n' });
     try {
