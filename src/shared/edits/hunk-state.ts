@@ -218,7 +218,7 @@ function fromPartial(event: HunkEvent): HunkTransition {
 
 function fromRejected(event: HunkEvent): HunkTransition {
   switch (event.type) {
-  // Idempotent: a second click, or Reject all over an already rejected hunk.
+    // Idempotent: a second click, or Reject all over an already rejected hunk.
     case 'reject':
       return to('rejected');
     case 'redone':
