@@ -267,6 +267,13 @@ describe('AnswerService with the simulator and a real project', () => {
     await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toMatchObject({ code: 'already-streaming', message: expect.stringContaining('still streaming') });
   });
 
+  it('lets only one of two questions sent at once stream (the second was checked before the first had a stream)', async () => {
+    await setUp(100);
+    const results = await Promise.allSettled([answers.ask({ prompt: 'change both', depth: 'fast' }), answers.ask({ prompt: 'change both', depth: 'fast' })]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'already-streaming' });
+  });
+
   it('says there is no current file to ask about, with what to do', async () => {
     await setUp();
     workspace.requireProject().currentFile.clear();
