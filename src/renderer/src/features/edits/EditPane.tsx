@@ -71,14 +71,16 @@ function AskBox({ currentFile, isStreaming, shortcutLabel, onStop, onAsk, onUndo
   );
 }
 
-/** Esc anywhere stops a streaming answer (the ask bar, when open, handles its own Esc first). */
+/**
+ * Esc anywhere stops a streaming answer, unless something nearer took it first (the ask
+ * bar, Settings, the folder path field handle their own Esc and mark it handled).
+ */
 function useStopOnEscape(isStreaming: boolean, stop: () => Promise<void>): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape' && isStreaming) {
-        event.preventDefault();
-        void stop();
-      }
+      if (event.key !== 'Escape' || !isStreaming || event.defaultPrevented) return;
+      event.preventDefault();
+      void stop();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);

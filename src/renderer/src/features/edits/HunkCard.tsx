@@ -53,7 +53,8 @@ export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHu
     };
   }, [hunk.id, store, firstLineAt]);
 
-  // The same table main decides by: the card never offers what main would refuse.
+  // From the table main decides by: Accept only where main would take it; Reject for what
+  // is undecided (as Reject all takes it), not for a hunk already decided or refused.
   const canAccept = nextHunkState(hunk.state, { type: 'accept' }).ok;
   const canReject = isUndecided(hunk.state);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {

@@ -46,20 +46,15 @@ export function useAnswer(onError: (message: string) => void) {
     [onError],
   );
 
-  const id = view?.sessionId ?? '';
-  // Stable across frames (they read the session id from a ref), so memoized cards stay put.
-  const accept = useCallback((hunkId: string) => void call(() => flint.acceptHunk({ sessionId: sessionIdRef.current ?? '', hunkId })), [call]);
-  const reject = useCallback((hunkId: string) => void call(() => flint.rejectHunk({ sessionId: sessionIdRef.current ?? '', hunkId })), [call]);
-  return {
-    view,
-    lines: storeRef.current,
-    ask,
-    stop: () => call(() => flint.stopAnswer({ sessionId: id })),
-    accept,
-    reject,
-    acceptAll: () => call(() => flint.acceptAllHunks({ sessionId: id })),
-    rejectAll: () => call(() => flint.rejectAllHunks({ sessionId: id })),
-  };
+  // Stable across frames (they read the session id from a ref): memoized cards stay put,
+  // and listeners that use them (Esc stops) are not re-registered every frame.
+  const session = (): string => sessionIdRef.current ?? '';
+  const accept = useCallback((hunkId: string) => void call(() => flint.acceptHunk({ sessionId: session(), hunkId })), [call]);
+  const reject = useCallback((hunkId: string) => void call(() => flint.rejectHunk({ sessionId: session(), hunkId })), [call]);
+  const stop = useCallback(() => call(() => flint.stopAnswer({ sessionId: session() })), [call]);
+  const acceptAll = useCallback(() => call(() => flint.acceptAllHunks({ sessionId: session() })), [call]);
+  const rejectAll = useCallback(() => call(() => flint.rejectAllHunks({ sessionId: session() })), [call]);
+  return { view, lines: storeRef.current, ask, stop, accept, reject, acceptAll, rejectAll };
 }
 
 /** Follows `ask:update` for the answer on screen: lines into the store, the rest into the view. */

@@ -34,7 +34,12 @@ export function FolderPathForm({ openFolder, onError, autoFocus, onDone }: Folde
         placeholder="/home/you/project"
         value={path}
         onChange={(event) => setPath(event.target.value)}
-        onKeyDown={(event) => event.key === 'Escape' && onDone?.()}
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape' || !onDone) return;
+          // Handled here: Esc leaves the path field and does not also stop a streaming answer.
+          event.preventDefault();
+          onDone();
+        }}
       />
       <button type="submit" disabled={busy}>
         {busy ? 'Opening…' : 'Open'}

@@ -38,7 +38,12 @@ export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut }: 
         aria-modal="true"
         aria-label="Settings"
         tabIndex={-1}
-        onKeyDown={(event) => event.key === 'Escape' && onClose()}
+        onKeyDown={(event) => {
+          // Handled here: Esc closes Settings and does not also stop a streaming answer.
+          if (event.key !== 'Escape') return;
+          event.preventDefault();
+          onClose();
+        }}
       >
         <header className="modal-header">
           <h2>Settings</h2>
