@@ -8,6 +8,7 @@ import { CredentialService } from '../credentials/credential-service';
 import { createMemoryLogger } from '../logger';
 import { SettingsStore } from '../settings/settings-store';
 import { InferenceService } from './inference-service';
+import { INTERNAL_ERROR_MESSAGE } from './run-model-stream';
 
 const KEY = 'sk-sim-0123456789-secret';
 
@@ -163,5 +164,35 @@ describe('InferenceService', () => {
     service.dispose();
     await setUp({ FLINT_BASE_URL: 'ftp://example.com/v1', FLINT_API_KEY: KEY });
     expect(await service.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('must start with https://') });
+  });
+});
+
+describe('InferenceService, when building a provider fails with a bug', () => {
+  let config: TempProject | undefined;
+  let service: InferenceService | undefined;
+
+  afterEach(async () => {
+    service?.dispose();
+    await config?.remove();
+  });
+
+  it('reports an internal error in plain words, keeps the bug’s text out of every surface, and logs it with the key hidden', async () => {
+    config = await createTempProject();
+    const { store } = await SettingsStore.load(config.root);
+    const logger = createMemoryLogger();
+    const env = { FLINT_BASE_URL: 'http://127.0.0.1:9/v1', FLINT_MODEL: 'spark', FLINT_API_KEY: KEY };
+    const factory = (): never => {
+      throw new TypeError(`Cannot read properties of undefined (reading 'model') near ${KEY}`);
+    };
+    service = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger, factory });
+    await expect(service.openStream({ prompt: 'x', depth: 'fast' }, { onDelta: () => undefined, onEnd: () => undefined })).rejects.toMatchObject({
+      code: 'internal',
+      message: INTERNAL_ERROR_MESSAGE,
+    });
+    expect(service.connectionState).toEqual({ state: 'offline', message: INTERNAL_ERROR_MESSAGE });
+    expect(await service.testConnection('environment')).toEqual({ ok: false, message: INTERNAL_ERROR_MESSAGE });
+    const logged = logger.lines.filter((line) => line.startsWith('error: building the provider "environment" failed: TypeError: Cannot read properties'));
+    expect(logged).toHaveLength(2);
+    expect(logged.join('\n')).not.toContain(KEY);
   });
 });

@@ -21,7 +21,9 @@ import { ChatCompletionsProvider } from './chat/chat-completions-provider';
 import { InferenceFailure } from './inference-failure';
 import type { InferenceProvider, ModelStream, StreamRequest, StreamSink } from './model-stream';
 import { buildCatalog, type Catalog } from './provider-catalog';
+import { redactingLogger } from './redacting-logger';
 import { ResponsesProvider } from './responses/responses-provider';
+import { INTERNAL_ERROR_MESSAGE } from './run-model-stream';
 
 /** Builds a provider for a config and key; tests inject short timeouts here. */
 export type ProviderFactory = (config: ProviderConfig, apiKey: string | null, logger: Logger) => InferenceProvider;
@@ -193,7 +195,8 @@ export class InferenceService implements Disposable {
       // The active provider is tested on its own warm connection; others on a temporary one.
       provider = (providerId === this.activeProviderId ? await this.ensureProvider() : null) ?? factory(config, resolved.key, this.options.logger);
     } catch (error) {
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      // ensureProvider's failures are FlintFailures already, worded for the user.
+      return { ok: false, message: (error instanceof FlintFailure ? error : this.providerFailure(error, config, resolved.key)).message };
     }
     const isTemporary = provider !== this.active?.provider;
     try {
@@ -265,9 +268,9 @@ export class InferenceService implements Disposable {
     try {
       provider = (this.options.factory ?? defaultProviderFactory)(config, resolved.key, this.options.logger);
     } catch (error) {
-      const message = error instanceof InferenceFailure ? error.message : String(error);
-      this.setConnection(id, { state: 'offline', message });
-      throw new FlintFailure('invalid-provider', message);
+      const failure = this.providerFailure(error, config, resolved.key);
+      this.setConnection(id, { state: 'offline', message: failure.message });
+      throw failure;
     }
     const subscription = provider.onDidChangeState((state) => this.setConnection(id, state));
     this.active = { id, provider, subscription };
@@ -288,6 +291,17 @@ export class InferenceService implements Disposable {
     this.active = null;
   }
 
+  /**
+   * A provider that could not be built, as a failure for the user. An InferenceFailure is
+   * the settings' fault and says so in words; anything else is a bug of Flint's: its text
+   * means nothing to the user (and might hold the key), so it goes to the log, key hidden.
+   */
+  private providerFailure(error: unknown, config: ProviderConfig, apiKey: string | null): FlintFailure {
+    if (error instanceof InferenceFailure) return new FlintFailure('invalid-provider', error.message);
+    redactingLogger(this.options.logger, apiKey).error(`building the provider ${JSON.stringify(config.id)} failed`, error);
+    return new FlintFailure('internal', INTERNAL_ERROR_MESSAGE);
+  }
+
   private setConnection(providerId: string, state: { state: ConnectionState; message?: string }): void {
     if (this.connection.state === state.state && this.connection.message === state.message) return;
     this.connection = state;
@@ -296,14 +310,13 @@ export class InferenceService implements Disposable {
 }
 
 /**
- * Why a provider cannot be asked anything, in the one wording every surface shows
- * (the ask bar, the status bar, Test connection, a refused request).
+ * Why a provider cannot be asked anything, in the one wording every surface shows (the ask
+ * bar, the status bar, Test connection, a refused request).
  *
- * "Restart" because environment variables are read once, at start.
+ * It names Settings but no shortcut to it (Cmd on macOS, Ctrl elsewhere), and asks for a
+ * restart ("start Flint with") only for the variable: the environment is read once, at start.
  */
-export function noKeyMessage(config: Pick<ProviderConfig, 'label' | 'keyVariable'>): string {
-  // Shown in the ask bar, the status bar and Settings alike: it names Settings without a key
-  // (Cmd on macOS, Ctrl elsewhere), and the restart only for the variable, read at start.
+function noKeyMessage(config: Pick<ProviderConfig, 'label' | 'keyVariable'>): string {
   return `No API key for ${config.label}. Add one in Settings, or start Flint with ${config.keyVariable ?? 'FLINT_API_KEY'} set.`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The one owner of a model stream's life, for every provider: the attempt and its one
- * retry, the stall timer, cancel, the "settings changed" ending, internal errors, and
- * exactly one end (through StreamEnding).
+ * retry, the stall timer, cancel, the "settings changed" ending, internal errors (a throw
+ * from the attempt, or from the sink on a delta: logged, never retried), and exactly one
+ * end (through StreamEnding).
  *
  * A provider supplies `attempt()` and nothing else of the lifecycle: open one request,
  * pass its prose to `deliver`, call `alive` when the request goes out and whenever the
@@ -26,7 +27,7 @@ export interface AttemptContext {
   /** Aborts when the attempt must stop at once (cancel, stall, disposal, a bug): close the request. */
   readonly signal: AbortSignal;
   /** The request's figures: the attempt records `written` and the provider's token count; deltas are counted here. */
-  readonly latency: LatencyRecorder;
+  readonly latency: AttemptLatency;
   /** Passes prose to the user (key hidden). After the first non-empty delta the stream is never retried. */
   deliver(text: string): void;
   /**
@@ -37,6 +38,12 @@ export interface AttemptContext {
   alive(): void;
 }
 
+/**
+ * The figures an attempt records. Once the attempt is settled (stopped, stalled) they are
+ * ignored: a late write from a dead attempt must not stand for the retry's request.
+ */
+export type AttemptLatency = Pick<LatencyRecorder, 'written' | 'outputTokens'>;
+
 /** How one attempt ended. */
 export type AttemptResult =
   /** The provider said the answer is complete. */
@@ -44,7 +51,12 @@ export type AttemptResult =
   /** The provider stopped early (length limit, content filter); `reason` is in words, fit to show. */
   | { kind: 'incomplete'; reason?: string }
   /** The request failed; retried only if nothing was delivered and `retryOn` names the code. */
-  | { kind: 'failed'; failure: InferenceFailure };
+  | { kind: 'failed'; failure: InferenceFailure }
+  /**
+   * The attempt was stopped from outside (`signal`). Never retried: whatever stopped it
+   * has ended the stream or already settled the attempt, so this result is never read.
+   */
+  | { kind: 'stopped' };
 
 export interface RunModelStreamOptions {
   /** Names the stream in the log ("responses", "chat"). */
@@ -73,7 +85,7 @@ export function stallMessage(idleTimeoutMs: number): string {
 }
 
 /** The words for an answer the provider cut short, for every provider. */
-export function stoppedEarlyMessage(reason: string | undefined): string {
+function stoppedEarlyMessage(reason: string | undefined): string {
   return `The answer stopped early${reason ? ` (${reason})` : ''}.`;
 }
 
@@ -84,11 +96,8 @@ export function runModelStream(options: RunModelStreamOptions): ModelStream {
   return { cancel: () => run.stop('cancelled'), done: run.done };
 }
 
-/**
- * What an attempt that was stopped from outside returns (or is settled with): never read,
- * as the stream has ended or moved on by then.
- */
-export const ATTEMPT_STOPPED: AttemptResult = { kind: 'failed', failure: new InferenceFailure('connection-lost', 'Stopped.') };
+/** What an attempt that was stopped from outside returns (or is settled with). */
+export const ATTEMPT_STOPPED: AttemptResult = { kind: 'stopped' };
 
 class StreamRun {
   readonly done: Promise<StreamEnd>;
@@ -117,10 +126,20 @@ class StreamRun {
 
   /** Ends the stream now (cancel, disposal, a bug) and stops the attempt under way; later ends are ignored. */
   stop(outcome: StreamEnd['outcome'], message?: string): void {
+    this.end(outcome, message);
+    this.current?.abort();
+  }
+
+  /**
+   * Ends the stream (once). A sink that throws while told is a bug of the sink's owner: it
+   * is logged, and the end stands (StreamEnding has told onEnd and settled `done`). Not
+   * thrown on: the caller may be a cancel, an abort listener or a socket's event handler.
+   */
+  private end(outcome: StreamEnd['outcome'], message?: string): void {
     try {
       this.ending.end(outcome, message);
-    } finally {
-      this.current?.abort();
+    } catch (error) {
+      this.options.logger.error(`${this.options.name} stream: the sink failed at the end`, error);
     }
   }
 
@@ -129,10 +148,13 @@ class StreamRun {
       const result = await this.attempt();
       // Cancelled, disposed or failed internally meanwhile: that end stands.
       if (this.ending.isEnded) return;
-      if (result.kind === 'completed') return this.ending.end('completed');
-      if (result.kind === 'incomplete') return this.ending.end('incomplete', stoppedEarlyMessage(result.reason));
+      // Every stop from outside ends the stream (cancel, disposal, a bug) or settles the attempt
+      // first (a stall): a "stopped" that gets here came from an attempt nothing stopped.
+      if (result.kind === 'stopped') throw new Error('an attempt returned "stopped" though nothing stopped it');
+      if (result.kind === 'completed') return this.end('completed');
+      if (result.kind === 'incomplete') return this.end('incomplete', stoppedEarlyMessage(result.reason));
       const { failure } = result;
-      if (index > 0 || this.delivered || !this.options.retryOn.includes(failure.code)) return this.ending.end('failed', failure.message);
+      if (index > 0 || this.delivered || !this.options.retryOn.includes(failure.code)) return this.end('failed', failure.message);
       this.options.logger.info(`${this.options.name}: retrying after ${failure.code}`);
     }
   }
@@ -167,9 +189,24 @@ class StreamRun {
         this.delivered = true;
         this.latency.delta();
         alive();
-        this.ending.deliver(text);
+        try {
+          this.ending.deliver(text);
+        } catch (error) {
+          // The sink threw: a bug of Flint's, not the provider's doing. It ends the stream here
+          // rather than being thrown back into the provider, whose caller (a socket's event
+          // handler, an SSE read) would take it for the network or leave it uncaught.
+          this.internalError(error);
+        }
       };
-      this.begin({ signal: controller.signal, latency: this.latency, deliver, alive }).then(settle, (error: unknown) => {
+      const latency: AttemptLatency = {
+        written: (at) => {
+          if (!settled) this.latency.written(at);
+        },
+        outputTokens: (count) => {
+          if (!settled) this.latency.outputTokens(count);
+        },
+      };
+      this.begin({ signal: controller.signal, latency, deliver, alive }).then(settle, (error: unknown) => {
         // A throw is a bug: it ends the stream unless this attempt was already stopped (the stream moved on).
         if (settled) return this.options.logger.error(`${this.options.name} attempt failed after it was stopped`, error);
         // Settles this attempt and tells it to close what it opened.

@@ -61,6 +61,22 @@ describe('StreamEnding', () => {
     expect((await ending.done).message).toBe(`The provider said: bad key ${KEY_HIDDEN}.`);
   });
 
+  it('still tells the sink the end, and settles `done`, when the sink throws on the held tail', async () => {
+    const events: string[] = [];
+    const sink: StreamSink = {
+      onDelta: (text) => {
+        events.push(`text:${text}`);
+        if (text === 'sk-t') throw new Error('sink bug');
+      },
+      onEnd: (end) => events.push(`end:${end.outcome}`),
+    };
+    const ending = endingFor(sink);
+    ending.deliver('ask sk-t');
+    expect(() => ending.end('completed')).toThrow('sink bug');
+    expect(events).toEqual(['text:ask ', 'text:sk-t', 'end:completed']);
+    expect((await ending.done).outcome).toBe('completed');
+  });
+
   it('drops deltas that arrive after the end', () => {
     const sink = recordingSink();
     const ending = endingFor(sink);

@@ -42,6 +42,7 @@ export class StreamEnding {
     if (shown) this.sink.onDelta(shown);
   }
 
+  /** Ends the stream once; a throw from the sink is passed on, after onEnd was called and `done` settled. */
   end(outcome: StreamEnd['outcome'], message?: string): void {
     if (this.ended) return;
     this.ended = true;
@@ -49,9 +50,13 @@ export class StreamEnding {
     try {
       const tail = this.redactor.flush();
       if (tail) this.sink.onDelta(tail);
-      this.sink.onEnd(result);
     } finally {
-      this.settle(result);
+      // A sink that threw on the tail still hears the end: else its answer stays "streaming".
+      try {
+        this.sink.onEnd(result);
+      } finally {
+        this.settle(result);
+      }
     }
   }
 }

@@ -17,6 +17,8 @@ import { redactKey } from '../key-redactor';
 import type { InferenceProvider, ModelStream, StreamRequest, StreamSink } from '../model-stream';
 import { libraryLogger, redactingLogger } from '../redacting-logger';
 import { runModelStream, type AttemptContext, type AttemptResult } from '../run-model-stream';
+import { stringOr, type Unchecked } from '../server-json';
+import { readChunk } from './chat-wire';
 
 export interface ChatCompletionsProviderOptions {
   baseUrl: string;
@@ -126,18 +128,22 @@ export class ChatCompletionsProvider implements InferenceProvider {
       context.alive();
       const stream = await pending;
       answering = true;
-      for await (const chunk of stream) {
+      // The SDK's type is a claim about the server, not a check (chat-wire.ts).
+      const chunks: AsyncIterable<Unchecked<OpenAI.ChatCompletionChunk>> = stream;
+      for await (const chunk of chunks) {
         context.alive();
-        const choice = chunk.choices[0];
-        const text = choice?.delta?.content;
-        if (text) {
+        const reading = readChunk(chunk);
+        if ('problem' in reading) return shapeErrorOf(this.logger, reading.problem);
+        if (reading.text) {
           delivered = true;
-          context.deliver(text);
+          context.deliver(reading.text);
         }
-        if (choice?.finish_reason) finish = choice.finish_reason;
-        if (chunk.usage?.completion_tokens !== undefined) context.latency.outputTokens(chunk.usage.completion_tokens);
+        if (reading.finish) finish = reading.finish;
+        if (reading.outputTokens !== undefined) context.latency.outputTokens(reading.outputTokens);
       }
     } catch (error) {
+      // The user sees the failure in words; the log keeps its cause (a stopped request's abort is no failure).
+      if (!context.signal.aborted) this.logger.warn('chat: the request failed', error);
       const failure = toFailure(error, this.options.baseUrl, this.options.apiKey);
       if (answering && failure.code === 'unreachable') {
         return { kind: 'failed', failure: connectionDropped(hostOf(this.options.baseUrl), delivered ? 'mid-answer' : 'before-answer', this.options.apiKey) };
@@ -151,18 +157,29 @@ export class ChatCompletionsProvider implements InferenceProvider {
   }
 }
 
+/**
+ * A chunk Flint cannot read ends the answer as the server's fault: logged (what was wrong,
+ * not the chunk), and not retried, since the same server would likely send the same.
+ * Returning from the loop closes the request (the SDK aborts a stream left early).
+ */
+function shapeErrorOf(logger: Logger, problem: string): AttemptResult {
+  logger.warn(`chat: the provider sent ${problem}`);
+  return { kind: 'failed', failure: new InferenceFailure('protocol-error', 'The provider sent a stream Flint cannot read.') };
+}
+
 function toFailure(error: unknown, baseUrl: string, apiKey: string | null): InferenceFailure {
   if (error instanceof InferenceFailure) return error;
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new InferenceFailure('unreachable', `${hostOf(baseUrl)} did not answer in time.`);
   if (error instanceof OpenAI.APIConnectionError) return failureFromNetwork(error.cause ?? error, hostOf(baseUrl));
   if (error instanceof OpenAI.APIError) {
-    const body = error.error as { message?: string; code?: string } | undefined;
+    // The error body is the server's JSON: any field may be missing or of another type.
+    const body = error.error as Unchecked<{ message: string; code: string }> | undefined;
     const retryAfter = error.headers?.get?.('retry-after') ?? null;
-    const providerMessage = typeof body?.message === 'string' ? body.message : '';
+    const providerMessage = stringOr(body?.message) ?? '';
     if (error.status === undefined) {
       return new InferenceFailure('server-error', `The provider reported an error mid-answer: ${quoteProvider(providerMessage || error.message, apiKey)}.`);
     }
-    return failureFromStatus({ status: error.status, providerMessage, code: body?.code ?? (error.code as string | null | undefined), retryAfter, apiKey });
+    return failureFromStatus({ status: error.status, providerMessage, code: stringOr(body?.code) ?? stringOr(error.code), retryAfter, apiKey });
   }
   if (error instanceof SyntaxError) return new InferenceFailure('protocol-error', 'The provider sent a malformed stream.');
   const name = error instanceof Error ? error.name : '';

@@ -10,6 +10,17 @@ import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool';
 import { responsesUrl } from './responses-provider';
 import { ResponsesSocket } from './responses-socket';
 
+/** Counts how often `socket` is disposed from now on (a second dispose would cut its closing handshake short). */
+function countDisposals(socket: ResponsesSocket): () => number {
+  let count = 0;
+  const dispose = socket.dispose.bind(socket);
+  socket.dispose = () => {
+    count += 1;
+    dispose();
+  };
+  return () => count;
+}
+
 describe('ConnectionPool', () => {
   let server: ScriptedServer | undefined;
   let pool: ConnectionPool | undefined;
@@ -86,6 +97,32 @@ describe('ConnectionPool', () => {
     pool.release(one!);
     expect(pool.reserve(one!)).toBe(true);
     expect(opened).toHaveLength(2);
+  });
+
+  it('stops a cancelled request’s wait at once, so the next free socket goes to a pre-load or a live request', async () => {
+    const { pool } = await warmPool();
+    const [one, two] = pool.idleSockets();
+    pool.reserve(one!);
+    pool.reserve(two!);
+    const cancel = new AbortController();
+    const cancelled = pool.acquire(cancel.signal);
+    cancel.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: 'connection-lost' });
+    pool.release(one!);
+    expect(pool.reserve(one!)).toBe(true);
+    const live = pool.acquire();
+    pool.release(two!);
+    expect(await live).toBe(two);
+  });
+
+  it('discards a socket once: one already dropped is left to finish closing', async () => {
+    const { pool } = await warmPool();
+    const socket = await pool.acquire();
+    const disposals = countDisposals(socket);
+    pool.discard(socket);
+    pool.discard(socket);
+    expect(disposals()).toBe(1);
+    await waitFor(() => socket.state === 'closed', 'the socket to close');
   });
 
   it('fails a request that waits longer than its limit for a socket still opening', async () => {

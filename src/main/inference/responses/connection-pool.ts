@@ -94,23 +94,27 @@ export class ConnectionPool implements Disposable {
    * Takes an open, idle socket for one response. Waits (bounded) for one that is
    * opening or finishing a pre-load. A user waiting skips the reconnect backoff: one
    * immediate attempt, so a dead server fails fast and a recovered one answers at once.
+   *
+   * `signal` aborts the wait (the request was cancelled): it rejects at once, so a dead
+   * request neither holds pre-loads off nor takes the next free socket from a live one.
    */
-  async acquire(): Promise<ResponsesSocket> {
+  async acquire(signal?: AbortSignal): Promise<ResponsesSocket> {
     if (this.disposed) throw new InferenceFailure('connection-lost', 'Flint is shutting down.');
     this.acquiring += 1;
     try {
-      return await this.waitForIdle();
+      return await this.waitForIdle(signal);
     } finally {
       this.acquiring -= 1;
     }
   }
 
-  private async waitForIdle(): Promise<ResponsesSocket> {
+  private async waitForIdle(signal: AbortSignal | undefined): Promise<ResponsesSocket> {
     this.warm();
     const deadline = performance.now() + this.options.acquireTimeoutMs;
     let skippedBackoff = false;
     for (;;) {
       if (this.disposed) throw new InferenceFailure('connection-lost', 'The provider settings changed; ask again.');
+      if (signal?.aborted) throw new InferenceFailure('connection-lost', 'The request was stopped while it waited for a connection.');
       const idle = this.pooled.find((entry) => this.isIdle(entry));
       if (idle) {
         idle.busy = true;
@@ -130,7 +134,7 @@ export class ConnectionPool implements Disposable {
       }
       const remaining = deadline - performance.now();
       if (remaining <= 0) throw new InferenceFailure('unreachable', 'The provider did not accept a connection in time.');
-      await this.changed(remaining);
+      await this.changed(remaining, signal);
     }
   }
 
@@ -156,10 +160,15 @@ export class ConnectionPool implements Disposable {
     this.notify();
   }
 
-  /** Drops a socket (cancelled, broken, too old); a replacement opens. */
+  /**
+   * Drops a socket (cancelled, broken, too old); a replacement opens. A no-op for a socket
+   * no longer in the pool: it was discarded already, closed by itself, or the pool was
+   * disposed. A second dispose would cut the first one's closing handshake short.
+   */
   discard(socket: ResponsesSocket): void {
     const index = this.pooled.findIndex((candidate) => candidate.socket === socket);
-    if (index !== -1) this.pooled.splice(index, 1);
+    if (index === -1) return;
+    this.pooled.splice(index, 1);
     socket.dispose();
     this.fill();
     this.notify();
@@ -179,16 +188,19 @@ export class ConnectionPool implements Disposable {
     return !entry.busy && !entry.retiring && entry.socket.state === 'open';
   }
 
-  private changed(timeoutMs: number): Promise<void> {
+  /** Resolves when the pool changes, `timeoutMs` passes, or `signal` aborts, whichever is first. */
+  private changed(timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
         this.waiters.delete(wake);
+        signal?.removeEventListener('abort', wake);
         resolve();
       };
       const timer = setTimeout(wake, timeoutMs);
       timer.unref();
       this.waiters.add(wake);
+      signal?.addEventListener('abort', wake, { once: true });
     });
   }
 

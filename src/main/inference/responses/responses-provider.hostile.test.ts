@@ -79,6 +79,18 @@ describe('ResponsesProvider against a malformed or hostile server', () => {
     expect(logger.lines.filter((line) => line.includes('further unknown event types are not logged'))).toHaveLength(1);
   });
 
+  it('keeps a token count that is not a finite count out of the figures, counting deltas instead', async () => {
+    const counts = ['1e999', '"lots"', '-3', 'null'];
+    await answering(
+      counts.map((tokens) => (client) => {
+        send(client, { type: 'response.output_text.delta', delta: 'one' });
+        // Raw JSON: JSON.stringify cannot write 1e999, which parses to Infinity.
+        client.send(`{"type": "response.completed", "response": {"usage": {"output_tokens": ${tokens}}}}`);
+      }),
+    );
+    for (const tokens of counts) expect((await ask().end).latency.outputTokens, tokens).toBe(1);
+  });
+
   it('reads a refused upgrade whose JSON error holds no strings as a plain refusal', async () => {
     server = await rejectingServer(401, JSON.stringify({ error: { message: 42, code: { nested: true } } }));
     open(server.baseUrl);

@@ -11,9 +11,10 @@ import { redactAndCut, redactKey } from '../key-redactor';
 import type { InferenceProvider, ModelStream, StreamRequest, StreamSink } from '../model-stream';
 import { redactingLogger } from '../redacting-logger';
 import { ATTEMPT_STOPPED, runModelStream, type AttemptContext, type AttemptResult, type RunModelStreamOptions } from '../run-model-stream';
+import { stringOr, tokenCountOr } from '../server-json';
 import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool';
 import { ResponsesSocket } from './responses-socket';
-import { answerEvent, failedResponse, inBandError, incompleteReason, preloadEvent, preloadKey, stringOr, type CreateEvent, type Preload, type ServerEvent } from './responses-wire';
+import { answerEvent, failedResponse, inBandError, incompleteReason, preloadEvent, preloadKey, type CreateEvent, type Preload, type ServerEvent } from './responses-wire';
 
 export interface ResponsesProviderOptions {
   /** http(s)://host/v1 or ws(s)://host/v1 */
@@ -156,8 +157,10 @@ export class ResponsesProvider implements InferenceProvider {
   private async answer(request: StreamRequest, context: AttemptContext, usePreload: boolean): Promise<AttemptResult> {
     let socket: ResponsesSocket;
     try {
-      socket = await this.pool.acquire();
+      // The signal: a stopped attempt stops waiting at once, and leaves the next free socket to the live request.
+      socket = await this.pool.acquire(context.signal);
     } catch (error) {
+      if (context.signal.aborted) return ATTEMPT_STOPPED;
       if (error instanceof InferenceFailure) return { kind: 'failed', failure: error };
       throw error;
     }
@@ -196,11 +199,9 @@ export class ResponsesProvider implements InferenceProvider {
         context.signal.removeEventListener('abort', stop);
         resolve({ result, socketBroken, responseId: progress.responseId });
       };
-      // No cancel event exists in this protocol: closing the socket is how the server learns.
-      const stop = (): void => {
-        this.pool.discard(socket);
-        finish(ATTEMPT_STOPPED, true);
-      };
+      // No cancel event exists in this protocol: closing the socket is how the server learns
+      // (exchangeOn discards a broken socket, at once after this).
+      const stop = (): void => finish(ATTEMPT_STOPPED, true);
       const events = socket.onEvent((event) => {
         context.alive();
         this.handleEvent(event, context, progress, finish);
@@ -232,8 +233,8 @@ export class ResponsesProvider implements InferenceProvider {
         return context.deliver(delta);
       }
       case 'response.completed': {
-        const tokens = event.response?.usage?.output_tokens;
-        if (typeof tokens === 'number') context.latency.outputTokens(tokens);
+        const tokens = tokenCountOr(event.response?.usage?.output_tokens);
+        if (tokens !== undefined) context.latency.outputTokens(tokens);
         return finish({ kind: 'completed' }, false);
       }
       case 'response.incomplete':
@@ -275,17 +276,23 @@ export class ResponsesProvider implements InferenceProvider {
     const text = this.preloadText;
     if (text === null || socket.state !== 'open' || !this.pool.reserve(socket)) return;
     const { model } = this.options;
+    let attempted = false;
     const loading = runModelStream({
       ...this.lifecycle('responses pre-load'),
       request: { model, input: '' },
       sink: { onDelta: () => undefined, onEnd: () => undefined },
       // A pre-load only saves time later: a failed one is not worth another socket.
       retryOn: [],
-      attempt: (context) => this.exchangeOn(socket, preloadEvent(model, text), context, (responseId) => this.preloads.set(socket, { key: preloadKey(model, text), responseId })),
+      attempt: (context) => {
+        attempted = true;
+        return this.exchangeOn(socket, preloadEvent(model, text), context, (responseId) => this.preloads.set(socket, { key: preloadKey(model, text), responseId }));
+      },
     });
-    // Newer context arrived while this one loaded (the hotkey after app start): load that
-    // too, unless a request took the socket first (reserve refuses then).
     void loading.done.then((end) => {
+      // Ended before its attempt began (the provider was disposed): the reservation was never the attempt's to give back.
+      if (!attempted) return this.pool.release(socket);
+      // Newer context arrived while this one loaded (the hotkey after app start): load that
+      // too, unless a request took the socket first (reserve refuses then).
       if (end.outcome === 'completed' && this.preloadText !== text) this.preloadOn(socket);
     });
   }

@@ -54,8 +54,10 @@ export class ResponsesSocket implements Disposable {
   /** Resolves when open; rejects with an InferenceFailure if it never opens. */
   readonly opened: Promise<void>;
   private closedByUs = false;
+  private readonly apiKey: string | null;
 
   constructor(options: ResponsesSocketOptions) {
+    this.apiKey = options.apiKey;
     // Everything this socket logs can come from the server (errors, close reasons).
     this.logger = redactingLogger(options.logger, options.apiKey);
     const headers: Record<string, string> = {};
@@ -132,12 +134,20 @@ export class ResponsesSocket implements Disposable {
   /**
    * Sends one client event; resolves with performance.now() once ws has handed the
    * bytes to the OS (its write callback).
+   *
+   * A write that fails is a connection that died unseen (a warm socket gone stale, or one
+   * the server is closing): `connection-lost`, which a retry on a fresh socket may cure.
+   * The socket was open, so this is not "could not reach"; no answer can have begun.
    */
   send(event: CreateEvent): Promise<number> {
     if (this._state !== 'open') return Promise.reject(new InferenceFailure('connection-lost', 'The connection is not open.'));
     const payload = JSON.stringify(event);
     return new Promise((resolve, reject) => {
-      this.socket.send(payload, (error) => (error ? reject(failureFromNetwork(error, 'the provider')) : resolve(performance.now())));
+      this.socket.send(payload, (error) => {
+        if (!error) return resolve(performance.now());
+        this.logger.warn(`responses socket ${this.id}: the request could not be written: ${error.message}`);
+        reject(connectionDropped(this.host, 'before-answer', this.apiKey));
+      });
     });
   }
 

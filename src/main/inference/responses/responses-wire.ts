@@ -4,24 +4,15 @@
  * Type-only imports: the SDK is never loaded at run time for this (the socket is Flint's,
  * see responses-socket.ts). What Flint sends is the SDK's client event exactly. What the
  * server sends is the SDK's server event with nothing checked below its `type`
- * (`Unchecked`): the field names are the SDK's, so a misspelt field does not compile, but
- * a broken or hostile server may leave any field out or put anything in it, so each value
- * is read through `?.` and its type checked where it is used.
+ * (`Unchecked`, see server-json.ts).
  */
 import type { EasyInputMessage, ResponsesClientEvent, ResponsesServerEvent } from 'openai/resources/responses/responses';
 import { failureFromStatus, InferenceFailure, quoteProvider } from '../inference-failure';
 import type { StreamRequest } from '../model-stream';
+import { stringOr, type UncheckedFields } from '../server-json';
 
 /** The one client event Flint sends: `response.create`. */
 export type CreateEvent = ResponsesClientEvent.ResponseCreate;
-
-/**
- * Server JSON in the shape of `T`, unchecked: every field may be missing; a field the SDK
- * types as a primitive is `unknown`. (An object may also arrive as a number or a string:
- * reading a field of one gives undefined, which reads as missing.)
- */
-export type Unchecked<T> = T extends null | undefined ? T : T extends object ? UncheckedFields<T> | null : unknown;
-type UncheckedFields<T> = { readonly [K in keyof T]?: Unchecked<T[K]> };
 
 /** A server event as the socket delivers it: a JSON object whose `type` is a string. */
 export type ServerEvent = UncheckedEvent<ResponsesServerEvent>;
@@ -34,11 +25,6 @@ type UncheckedEvent<E> = E extends { type: string } ? UncheckedFields<E> & { rea
 /** What the socket checked of a frame before handing it on. */
 export function isServerEvent(value: unknown): value is ServerEvent {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
-
-/** A string from server JSON, or undefined for anything else. */
-export function stringOr(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }
 
 /** The context a socket has pre-loaded, for `previous_response_id`. */
@@ -89,7 +75,7 @@ export function failedResponse(event: Extract<ServerEvent, { type: 'response.fai
 }
 
 /** An in-band `error` event, as a failure; `socketBroken` when the server will not take another request on it. */
-export function inBandError(event: ErrorEvent, apiKey: string | null): { failure: InferenceFailure; socketBroken: boolean } {
+export function inBandError(event: ErrorServerEvent, apiKey: string | null): { failure: InferenceFailure; socketBroken: boolean } {
   const { code, message, status, retryAfter } = errorDetails(event);
   switch (code) {
     case 'previous_response_not_found':
@@ -101,10 +87,10 @@ export function inBandError(event: ErrorEvent, apiKey: string | null): { failure
   }
 }
 
-type ErrorEvent = Extract<ServerEvent, { type: 'error' }>;
+type ErrorServerEvent = Extract<ServerEvent, { type: 'error' }>;
 
 /** Two shapes share the type: the WebSocket error nests its details (and has a status); the streaming error does not. */
-function errorDetails(event: ErrorEvent): { code?: string; message?: string; status?: number; retryAfter?: string } {
+function errorDetails(event: ErrorServerEvent): { code?: string; message?: string; status?: number; retryAfter?: string } {
   if ('error' in event && event.error) {
     const { error } = event;
     const status = typeof event.status === 'number' ? event.status : undefined;
