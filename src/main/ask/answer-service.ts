@@ -104,16 +104,22 @@ export class AnswerService implements Disposable {
     const session = this.session(sessionId);
     session.stop();
     const { accepted, rejected } = session.hunks.decisions();
-    // The files this answer is about, even if another file became current meanwhile.
-    const files = await this.promptFiles(project, session.paths);
-    const question = [
-      accepted.length ? `Already applied (the files below include them): ${accepted.join('; ')}.` : '',
-      rejected.length ? `Rejected by the user, do not propose again: ${rejected.join('; ')}.` : '',
-      `New instruction: ${prompt}`,
-    ].filter(Boolean).join('\n');
-    const built = await this.options.buildPrompt({ files, question, focus: session.focus, depth: session.depth });
-    this.requireStillOpen(project);
-    await session.start(built, shownTexts(files), keypressEpochMs);
+    // Between the stop and the new turn's stream the answer still counts as streaming.
+    this.starting += 1;
+    try {
+      // The files this answer is about, even if another file became current meanwhile.
+      const files = await this.promptFiles(project, session.paths);
+      const question = [
+        accepted.length ? `Already applied (the files below include them): ${accepted.join('; ')}.` : '',
+        rejected.length ? `Rejected by the user, do not propose again: ${rejected.join('; ')}.` : '',
+        `New instruction: ${prompt}`,
+      ].filter(Boolean).join('\n');
+      const built = await this.options.buildPrompt({ files, question, focus: session.focus, depth: session.depth });
+      this.requireStillOpen(project);
+      await session.start(built, shownTexts(files), keypressEpochMs);
+    } finally {
+      this.starting -= 1;
+    }
   }
 
   stop(sessionId: string): void {
