@@ -65,29 +65,36 @@ export function useAppState(): AppStateHandle {
 /** Loads main's state (again after the serve shell reconnects) and follows every event main pushes. */
 function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportError: (message: string) => void): void {
   useEffect(() => {
+    // The project the tree shows: events of any other (a late one of a closed project) leave it alone.
+    let shown: number | null = null;
     const load = async (): Promise<void> => {
       const result = await flint.getAppState({});
       if (!result.ok) return reportError(result.error.message);
+      shown = result.value.project?.id ?? null;
       if (result.value.tree) tree.load(result.value.tree);
       else tree.load([]);
       dispatch({ type: 'state', state: result.value });
     };
     const subscriptions = [
       flint.on('project:opened', (project) => {
+        shown = project.id;
         tree.load([]);
         dispatch({ type: 'opened', project });
       }),
       flint.on('project:indexing', ({ projectId, entriesFound }) => dispatch({ type: 'indexing', projectId, entriesFound })),
       flint.on('project:tree', ({ projectId, entries }) => {
-        tree.load(entries);
+        if (projectId === shown) tree.load(entries);
         dispatch({ type: 'treeChanged', projectId, complete: true });
       }),
       flint.on('project:changed', ({ projectId, changes }) => {
-        tree.apply(changes);
+        if (projectId === shown) tree.apply(changes);
         dispatch({ type: 'treeChanged', projectId, complete: false });
       }),
       flint.on('project:closed', ({ projectId, reason, message }) => {
-        tree.load([]);
+        if (projectId === shown) {
+          shown = null;
+          tree.load([]);
+        }
         dispatch({ type: 'closed', projectId });
         if (reason === 'lost') dispatch({ type: 'notice', level: 'error', message });
       }),
