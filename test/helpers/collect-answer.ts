@@ -4,7 +4,7 @@
  * Test-only, so it lives in test/ and never ships in the app bundle.
  */
 import { EditStreamParser } from '../../src/shared/edits/edit-stream-parser';
-import type { EditEvent, ParsedAnswer, ParsedFile, ParsedHunk } from '../../src/shared/edits/edit-types';
+import type { EditEvent, EditStreamParserOptions, ParsedAnswer, ParsedFile, ParsedHunk } from '../../src/shared/edits/edit-types';
 
 export class AnswerCollector {
   private readonly answer: ParsedAnswer = { prose: [], files: [], problems: [], truncated: false };
@@ -16,7 +16,7 @@ export class AnswerCollector {
         this.answer.prose.push(event.text);
         return;
       case 'file':
-        this.answer.files[event.fileIndex] = { operation: event.operation, path: event.path, hunks: [] } satisfies ParsedFile;
+        this.answer.files[event.fileIndex] = { operation: event.operation, format: event.format, path: event.path, hunks: [] } satisfies ParsedFile;
         return;
       case 'move':
         this.answer.files[event.fileIndex]!.moveTo = event.to;
@@ -55,9 +55,9 @@ export class AnswerCollector {
 }
 
 /** Parses a whole answer, fed in the given chunk sizes. */
-export function parseAnswer(text: string, chunkSizes: readonly number[] = [text.length], truncated = false): ParsedAnswer {
+export function parseAnswer(text: string, chunkSizes: readonly number[] = [text.length], truncated = false, options: EditStreamParserOptions = {}): ParsedAnswer {
   const collector = new AnswerCollector();
-  const parser = new EditStreamParser(collector.accept);
+  const parser = new EditStreamParser(collector.accept, options);
   let offset = 0;
   let index = 0;
   while (offset < text.length) {

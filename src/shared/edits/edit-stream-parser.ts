@@ -12,7 +12,7 @@
  * Formats: the V4A apply_patch envelope (`*** Begin Patch` … `*** End Patch`) and
  * search/replace blocks (`path` line, `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE`).
  */
-import type { EditEvent, FileOperation, HunkLine } from './edit-types';
+import type { EditEvent, EditStreamParserOptions, FileOperation, HunkLine } from './edit-types';
 
 /** Where the parser is. */
 type Mode =
@@ -70,7 +70,10 @@ export class EditStreamParser {
   private sawPatchEnvelope = false;
   private finished = false;
 
-  constructor(private readonly emit: (event: EditEvent) => void) {}
+  constructor(
+    private readonly emit: (event: EditEvent) => void,
+    private readonly options: EditStreamParserOptions = {},
+  ) {}
 
   /** Feeds the next piece of the answer. Work is linear in the delta, however long the line. */
   push(delta: string): void {
@@ -174,7 +177,7 @@ export class EditStreamParser {
       return;
     }
     this.fileIndex += 1;
-    this.emit({ type: 'file', fileIndex: this.fileIndex, operation, path });
+    this.emit({ type: 'file', fileIndex: this.fileIndex, operation, path, format: 'patch' });
     this.pendingHints = [];
     if (operation === 'update') this.mode = 'update';
     else if (operation === 'add') {
@@ -244,7 +247,7 @@ export class EditStreamParser {
     if (resolved !== this.searchReplacePath || this.fileIndex < 0) {
       this.fileIndex += 1;
       this.searchReplacePath = resolved;
-      this.emit({ type: 'file', fileIndex: this.fileIndex, operation: 'update', path: resolved });
+      this.emit({ type: 'file', fileIndex: this.fileIndex, operation: 'update', path: resolved, format: 'search-replace' });
     }
     this.mode = 'search';
     this.openHunk();

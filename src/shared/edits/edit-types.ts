@@ -21,12 +21,25 @@ export type FileOperation =
   /** Delete the file. */
   | 'delete';
 
+/** How the model wrote a file's edits: the V4A envelope, or search/replace blocks. */
+export type EditFormat = 'patch' | 'search-replace';
+
+/** What the parser may ask of the project (it knows nothing of disk itself). */
+export interface EditStreamParserOptions {
+  /**
+   * Whether `candidate` names a file of the project, as a path relative to the root or as
+   * the bare name of exactly one file there. A search/replace block's path line is decided
+   * by this first (an existing file wins), then by the line's shape.
+   */
+  isProjectPath?: (candidate: string) => boolean;
+}
+
 /** An event from the incremental parser, emitted as soon as it is knowable. */
 export type EditEvent =
   /** Text outside any edit (the model's short prose), one whole line at a time. */
   | { type: 'prose'; text: string }
   /** A file section began. */
-  | { type: 'file'; fileIndex: number; operation: FileOperation; path: string }
+  | { type: 'file'; fileIndex: number; operation: FileOperation; path: string; format: EditFormat }
   /** The file section being read moves the file (V4A `*** Move to:`). */
   | { type: 'move'; fileIndex: number; to: string }
   /** A hunk began; `contextHints` are V4A's `@@ text` lines (class, then function…), outermost first. */
@@ -52,6 +65,7 @@ export interface ParsedAnswer {
 
 export interface ParsedFile {
   operation: FileOperation;
+  format: EditFormat;
   path: string;
   moveTo?: string;
   hunks: ParsedHunk[];
