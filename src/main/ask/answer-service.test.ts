@@ -163,22 +163,32 @@ describe('AnswerService with the simulator and a real project', () => {
     expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 2222; // mine'));
   });
 
-  it('undo restores the original bytes exactly', async () => {
+  it('undoes an Accept all in one step, restoring the original bytes exactly', async () => {
     await setUp();
     const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
     expect(await hunksOf(sessionId).acceptAll()).toBe(2);
     expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 20;'));
-    expect((await edits().undo()).status).toBe('done');
-    expect((await edits().undo()).status).toBe('done');
+    expect(await edits().undo()).toMatchObject({ status: 'done', message: 'Undid the change to src/app.ts.' });
     expect(await read()).toBe(ORIGINAL);
     expect((await edits().undo()).status).toBe('empty');
-    // The cards say what is on disk: undone hunks can be accepted again, and redo accepts them.
+    // The cards say what is on disk: undone hunks can be accepted again, and redo writes both again.
     await waitFor(() => states().every((state) => state === 'pending'), 'undone hunks to be decidable again');
     expect((await edits().redo()).status).toBe('done');
-    await waitFor(() => hunks.get('1.0')?.state === 'accepted', 'the redone hunk');
-    expect(await hunksOf(sessionId).accept('1.1')).toBe('accepted');
+    await waitFor(() => states().every((state) => state === 'accepted'), 'the redone hunks');
     expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;').replace('return 2;', 'return 20;'));
+  });
+
+  it('undoes single accepts one at a time', async () => {
+    await setUp();
+    const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
+    await waitFor(() => states().length === 2 && states().every((state) => state === 'pending'), 'both hunks');
+    expect(await hunksOf(sessionId).accept('1.0')).toBe('accepted');
+    expect(await hunksOf(sessionId).accept('1.1')).toBe('accepted');
+    expect((await edits().undo()).status).toBe('done');
+    expect(await read()).toBe(ORIGINAL.replace('return 1;', 'return 10;'));
+    expect((await edits().undo()).status).toBe('done');
+    expect(await read()).toBe(ORIGINAL);
   });
 
   it('refuses a patch that leaves the project or touches .git, and writes nothing', async () => {

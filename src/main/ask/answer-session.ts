@@ -83,11 +83,15 @@ export class AnswerSession implements Disposable {
     if (this.askedPaths.length === 0) this.askedPaths.push(...shown.keys());
     const turn = ++this.turn;
     const toBoard = this.hunks.beginTurn(turn);
-    const parser = new EditStreamParser((event) => {
-      if (event.type === 'prose') this.batcher.prose(`${event.text}\n`);
-      else if (event.type === 'problem') this.batcher.problem(event.message);
-      else toBoard(event);
-    });
+    const parser = new EditStreamParser(
+      (event) => {
+        if (event.type === 'prose') this.batcher.prose(`${event.text}\n`);
+        else if (event.type === 'problem') this.batcher.problem(event.message);
+        else toBoard(event);
+      },
+      // A search/replace path line is first of all a file the project has.
+      { isProjectPath: (candidate) => this.hunks.namesProjectFile(candidate) },
+    );
     this.setStatus('streaming');
     let stream: ModelStream;
     try {

@@ -7,6 +7,7 @@ import { createTempProject, type TempProject } from '../../../test/helpers/temp-
 import { ProjectFiles, TEXT_READ_LIMIT } from '../fs/project-files';
 import { EditApplier } from './edit-applier';
 import { UndoJournal } from './undo-journal';
+import { versionOfText } from '../../../test/helpers/file-versions';
 
 const remove = (text: string): HunkLine => ({ kind: 'remove', text });
 const add = (text: string): HunkLine => ({ kind: 'add', text });
@@ -33,7 +34,7 @@ describe('EditApplier', () => {
   const read = (path: string) => readFile(project.path(path), 'utf8');
 
   it('applies a hunk, leaving exactly the expected bytes', async () => {
-    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [context('const a = 1;'), remove('const b = 2;'), add('const b = 20;')], baseText: null });
+    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [context('const a = 1;'), remove('const b = 2;'), add('const b = 20;')], base: null });
     expect(result).toMatchObject({ status: 'applied', merged: false });
     expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 20;\nconst c = 3;\n');
   });
@@ -41,14 +42,14 @@ describe('EditApplier', () => {
   it('preserves CRLF, a BOM, a missing final newline and the file mode', async () => {
     await writeFile(project.path('win.txt'), '\ufeffone\r\ntwo\r\nthree');
     await chmod(project.path('win.txt'), 0o755);
-    await applier.applyHunk({ path: 'win.txt', lines: [remove('two'), add('TWO'), add('two and a half')], baseText: null });
+    await applier.applyHunk({ path: 'win.txt', lines: [remove('two'), add('TWO'), add('two and a half')], base: null });
     expect(await read('win.txt')).toBe('\ufeffone\r\nTWO\r\ntwo and a half\r\nthree');
     expect((await stat(project.path('win.txt'))).mode & 0o777).toBe(0o755);
   });
 
   it('writes through a symlink inside the project to its target, keeping the link', async () => {
     await symlink('src/app.ts', project.path('link.ts'));
-    await applier.applyHunk({ path: 'link.ts', lines: [remove('const c = 3;'), add('const c = 30;')], baseText: null });
+    await applier.applyHunk({ path: 'link.ts', lines: [remove('const c = 3;'), add('const c = 30;')], base: null });
     expect(await read('src/app.ts')).toContain('const c = 30;');
     expect((await readdir(project.root, { withFileTypes: true })).find((entry) => entry.name === 'link.ts')!.isSymbolicLink()).toBe(true);
   });
@@ -60,7 +61,7 @@ describe('EditApplier', () => {
     await symlink('.git', project.path('sneaky'));
     const paths = ['../secret.txt', `${outside.root}/secret.txt`, 'C:\\Windows\\win.ini', '\\\\server\\share\\x', 'src/\0app.ts', '.git/config', 'escape/secret.txt', 'sneaky/config', 'src/../../secret.txt'];
     for (const path of paths) {
-      const result = await applier.applyHunk({ path, lines: [remove('do not touch'), add('pwned')], baseText: null });
+      const result = await applier.applyHunk({ path, lines: [remove('do not touch'), add('pwned')], base: null });
       expect(result.status, path).toBe('refused');
       expect((await applier.createFile(path, ['pwned'])).status, path).toBe('refused');
     }
@@ -71,7 +72,7 @@ describe('EditApplier', () => {
   it('merges around the user’s edits made after the hunk was proposed', async () => {
     const base = 'const a = 1;\nconst b = 2;\nconst c = 3;';
     await writeFile(project.path('src/app.ts'), 'const a = 100; // user\nconst b = 2;\nconst c = 3;\n');
-    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const c = 3;'), add('const c = 30;')], baseText: base });
+    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const c = 3;'), add('const c = 30;')], base: versionOfText(base) });
     expect(result).toMatchObject({ status: 'applied', merged: true });
     expect(await read('src/app.ts')).toBe('const a = 100; // user\nconst b = 2;\nconst c = 30;\n');
   });
@@ -80,21 +81,21 @@ describe('EditApplier', () => {
     const base = 'const a = 1;\nconst b = 2;\nconst c = 3;';
     const users = 'const a = 1;\nconst b = 2222; // mine\nconst c = 3;\n';
     await writeFile(project.path('src/app.ts'), users);
-    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const b = 2;'), add('const b = 20;')], baseText: base });
+    const result = await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const b = 2;'), add('const b = 20;')], base: versionOfText(base) });
     expect(result.status).toBe('conflict');
     expect(await read('src/app.ts')).toBe(users);
   });
 
   it('reports a conflict for a hunk whose file was deleted meanwhile', async () => {
     await rm(project.path('src/app.ts'));
-    expect((await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const b = 2;')], baseText: null })).status).toBe('conflict');
+    expect((await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const b = 2;')], base: null })).status).toBe('conflict');
   });
 
   it('refuses binary files and reports unmatched hunks without writing', async () => {
     await writeFile(project.path('image.bin'), new Uint8Array([1, 0, 2]));
-    expect((await applier.applyHunk({ path: 'image.bin', lines: [remove('x')], baseText: null })).status).toBe('refused');
+    expect((await applier.applyHunk({ path: 'image.bin', lines: [remove('x')], base: null })).status).toBe('refused');
     const before = await read('src/app.ts');
-    expect(await applier.applyHunk({ path: 'src/app.ts', lines: [remove('nope'), add('x')], baseText: null })).toMatchObject({ status: 'unmatched' });
+    expect(await applier.applyHunk({ path: 'src/app.ts', lines: [remove('nope'), add('x')], base: null })).toMatchObject({ status: 'unmatched' });
     expect(await read('src/app.ts')).toBe(before);
   });
 
@@ -102,7 +103,7 @@ describe('EditApplier', () => {
     execFileSync('mkfifo', [project.path('pipe')]);
     await writeFile(project.path('huge.log'), '');
     await truncate(project.path('huge.log'), TEXT_READ_LIMIT + 1024 * 1024);
-    expect(await applier.applyHunk({ path: 'pipe', lines: [remove('x')], baseText: null })).toMatchObject({ status: 'refused', message: 'pipe is not a regular file (a device, socket or pipe).' });
+    expect(await applier.applyHunk({ path: 'pipe', lines: [remove('x')], base: null })).toMatchObject({ status: 'refused', message: 'pipe is not a regular file (a device, socket or pipe).' });
     expect(await applier.deleteFile('huge.log')).toMatchObject({ status: 'refused', message: 'huge.log is 33.0 MB; Flint reads files up to 32.0 MB.' });
     expect((await stat(project.path('huge.log'))).size).toBe(TEXT_READ_LIMIT + 1024 * 1024);
     expect((await applier.undo()).status).toBe('empty');
@@ -110,7 +111,7 @@ describe('EditApplier', () => {
 
   it('undoes and redoes exactly, even after a restart, and never undoes over the user’s later edits', async () => {
     const original = await readFile(project.path('src/app.ts'));
-    await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
+    await applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], base: null });
     const changed = await readFile(project.path('src/app.ts'));
 
     const reopened = new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile));
@@ -141,8 +142,8 @@ describe('EditApplier', () => {
 
   it('serializes accepts on one file however its path is spelled: both changes land', async () => {
     const [first, second] = await Promise.all([
-      applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null }),
-      applier.applyHunk({ path: './src/app.ts', lines: [remove('const c = 3;'), add('const c = 30;')], baseText: null }),
+      applier.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], base: null }),
+      applier.applyHunk({ path: './src/app.ts', lines: [remove('const c = 3;'), add('const c = 30;')], base: null }),
     ]);
     expect([first.status, second.status]).toEqual(['applied', 'applied']);
     expect(await read('src/app.ts')).toBe('const a = 10;\nconst b = 2;\nconst c = 30;\n');
@@ -151,7 +152,7 @@ describe('EditApplier', () => {
   it('ends the redo branch when a new change is written, as editors do', async () => {
     const journal = await UndoJournal.open(journalFile);
     const local = new EditApplier(new ProjectFiles(project.root), journal);
-    const edit = (from: string, to: string) => local.applyHunk({ path: 'src/app.ts', lines: [remove(from), add(to)], baseText: null });
+    const edit = (from: string, to: string) => local.applyHunk({ path: 'src/app.ts', lines: [remove(from), add(to)], base: null });
     await edit('const a = 1;', 'const a = 10;');
     await edit('const b = 2;', 'const b = 20;');
     await local.undo();
@@ -168,7 +169,7 @@ describe('EditApplier', () => {
   it('forgets a journal entry whose write did not happen, so undo still reaches older changes', async () => {
     const journal = await UndoJournal.open(journalFile);
     const local = new EditApplier(new ProjectFiles(project.root), journal);
-    await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
+    await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], base: null });
     const ghost = await journal.record({ path: 'src/app.ts', absolutePath: project.path('src/app.ts'), before: new Uint8Array([1]), after: new Uint8Array([2]), mode: 0o644 });
     await journal.drop(ghost);
     expect((await new EditApplier(new ProjectFiles(project.root), await UndoJournal.open(journalFile)).undo()).status).toBe('done');
@@ -180,7 +181,7 @@ describe('EditApplier', () => {
       quietMs: 0,
       atStep: async (step) => (step === 'before-capture' ? writeFile(project.path('src/app.ts'), 'the user saved this\n') : undefined),
     });
-    const result = await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null });
+    const result = await local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], base: null });
     expect(result.status).toBe('conflict');
     expect(await read('src/app.ts')).toBe('the user saved this\n');
     expect((await readdir(project.path('src'))).filter((name) => name.includes('.flint-'))).toEqual([]);
@@ -242,7 +243,7 @@ describe('EditApplier', () => {
       await rename(project.path('src/app.ts.editor~'), project.path('src/app.ts'));
     };
     const local = new EditApplier(new ProjectFiles(project.root), journal, undefined, { quietMs: 0, atStep: async (step) => (step === 'captured' ? save() : undefined) });
-    expect((await new EditApplier(new ProjectFiles(project.root), journal).applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null })).status).toBe('applied');
+    expect((await new EditApplier(new ProjectFiles(project.root), journal).applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], base: null })).status).toBe('applied');
     expect((await local.undo()).status).toBe('conflict');
     expect(await read('src/app.ts')).toBe('saved during the undo\n');
   });
@@ -255,7 +256,7 @@ describe('EditApplier', () => {
         if (step === 'captured') throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
       },
     });
-    await expect(local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], baseText: null })).rejects.toThrow('EIO');
+    await expect(local.applyHunk({ path: 'src/app.ts', lines: [remove('const a = 1;'), add('const a = 10;')], base: null })).rejects.toThrow('EIO');
     expect(await readdir(project.path('src'))).toEqual(['app.ts']);
     expect(await read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst c = 3;\n');
     expect(journal.history).toEqual([]);

@@ -7,29 +7,26 @@
  * hunk is re-anchored by a 3-way merge (base → user's text, base → hunk applied); a
  * hunk that no longer merges cleanly is a conflict and nothing is written.
  */
-import { diff3Merge } from 'node-diff3';
-import { AnchorableFile, anchorHunk, type Tolerance } from '../../shared/edits/anchor-hunk';
-import type { HunkLine } from '../../shared/edits/edit-types';
+import type { Tolerance } from '../../shared/edits/anchor-hunk';
 import { FlintFailure } from '../../shared/result';
 import { ProjectFileWriter, type ProjectFileWriterOptions } from '../fs/project-file-writer';
 import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
-import { decodeFileText, encodeFileText, joinLines, spliceLines, type FileText } from '../fs/file-text';
+import { decodeFileText, encodeFileText, type FileText } from '../fs/file-text';
 import type { ProjectFiles, ResolvedPath } from '../fs/project-files';
 import { fileConflict } from './file-conflicts';
-import type { JournalEntry, UndoJournal, UndoOutcome } from './undo-journal';
+import { FileVersion } from './file-version';
+import { planHunks } from './plan-hunks';
+import type { HunkToApply } from './hunk-plan';
+import type { JournalEntry, RestoreOutcome, UndoJournal, UndoOutcome } from './undo-journal';
 
-export interface HunkToApply {
-  path: string;
-  lines: readonly HunkLine[];
-  contextHints?: readonly string[];
-  atEndOfFile?: boolean;
-  /** The file's text (lines joined with \n) when the hunk was proposed; null if unknown. */
-  baseText: string | null;
-}
+export type { HunkToApply } from './hunk-plan';
 
 export type ApplyResult =
-  /** Written (or already so); `merged` when the user's edits were merged around it. */
-  | { status: 'applied'; entry: JournalEntry | null; tolerances: Tolerance[]; merged: boolean }
+  /**
+   * Written (or already so); `merged` when carried over the user's edits, `appended` when
+   * it named no place and went at the end, `created` when it made the file.
+   */
+  | { status: 'applied'; entry: JournalEntry | null; tolerances: Tolerance[]; merged: boolean; appended?: boolean; created?: boolean }
   /** The hunk's text is not (or not uniquely) in the file. */
   | { status: 'unmatched'; message: string }
   /** The user changed the same lines; nothing was written. */
@@ -62,26 +59,46 @@ export class EditApplier {
     this.writer = new ProjectFileWriter(files.root, writerOptions);
   }
 
-  applyHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
-    return this.serialize(() => this.guard(() => this.writeHunk(hunk)));
+  /** Accepts one hunk: a read, a plan, a write. */
+  async applyHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileVersion }> {
+    const { results, written } = await this.applyHunks([hunk]);
+    return { ...results[0]!, ...(written ? { written } : {}) };
+  }
+
+  /**
+   * Accepts hunks of one file together (all with the same path): one read, one plan of
+   * them all on that text, one write and one journal entry (in `group`, so one Undo of
+   * an Accept all undoes every file it wrote). A result per hunk, in order; `written` is
+   * what the file holds now, when something landed.
+   */
+  applyHunks(hunks: readonly HunkToApply[], group?: string): Promise<{ results: ApplyResult[]; written?: FileVersion }> {
+    return this.serialize(async () => {
+      try {
+        return await this.writeHunks(hunks, group);
+      } catch (error) {
+        const declined = declinedBy(error);
+        if (declined === null) throw error;
+        return { results: hunks.map(() => declined) };
+      }
+    });
   }
 
   /** Creates a new file (V4A Add File); refused if it already exists. */
-  createFile(path: string, lines: readonly string[]): Promise<ApplyResult> {
+  createFile(path: string, lines: readonly string[], group?: string): Promise<ApplyResult> {
     return this.serialize(() =>
       this.guard(async () => {
         const target = await this.files.resolve(path, 'model');
         const conflict = fileConflict('add', { path: target.relativePath, exists: target.exists });
         if (conflict !== null) return { status: 'conflict', message: conflict };
         const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
-        const entry = await this.commit(target, null, bytes, 0o644);
+        const entry = await this.commit(target, null, bytes, 0o644, group);
         return { status: 'applied', entry, tolerances: [], merged: false };
       }),
     );
   }
 
   /** Deletes a file (V4A Delete File); the journal keeps its bytes for undo. */
-  deleteFile(path: string): Promise<ApplyResult> {
+  deleteFile(path: string, group?: string): Promise<ApplyResult> {
     return this.serialize(() =>
       this.guard(async () => {
         const target = await this.files.resolve(path, 'model');
@@ -89,14 +106,14 @@ export class EditApplier {
         if (conflict !== null) return { status: 'conflict', message: conflict };
         const current = await this.readQuiet(target);
         if ('status' in current) return current;
-        const entry = await this.commit(target, current.bytes, null, current.mode);
+        const entry = await this.commit(target, current.bytes, null, current.mode, group);
         return { status: 'applied', entry, tolerances: [], merged: false };
       }),
     );
   }
 
   /** Moves a file (V4A Move to) without ever replacing an existing destination. */
-  moveFile(from: string, to: string): Promise<ApplyResult> {
+  moveFile(from: string, to: string, group?: string): Promise<ApplyResult> {
     return this.serialize(() =>
       this.guard(async () => {
         const source = await this.files.resolve(from, 'model');
@@ -107,9 +124,10 @@ export class EditApplier {
         if ('status' in current) return current;
         const { bytes, mode } = current;
         // Two journal entries, created first: undo walks them back one at a time.
-        const entry = await this.commit(destination, null, bytes, mode);
+        // One group: one Undo takes the whole move back.
+        const entry = await this.commit(destination, null, bytes, mode, group);
         try {
-          await this.commit(source, bytes, null, mode);
+          await this.commit(source, bytes, null, mode, group ?? entry.group);
         } catch (error) {
           // The source could not go: take the copy back (only if it is still Flint's), and
           // forget it, so no redo creates the copy again.
@@ -122,18 +140,13 @@ export class EditApplier {
   }
 
   /** Undoes the last change Flint wrote, in the same queue as every write. */
+  /** Undoes the last thing Flint wrote — every file of it (an Accept all is one step) — in the same queue as every write. */
   undo(): Promise<UndoOutcome> {
-    return this.serialize(async () => {
-      const entry = this.journal.nextUndo();
-      return entry ? this.restore(entry, 'undo') : { status: 'empty' };
-    });
+    return this.serialize(() => this.restoreGroup(this.journal.nextUndoGroup(), 'undo'));
   }
 
   redo(): Promise<UndoOutcome> {
-    return this.serialize(async () => {
-      const entry = this.journal.nextRedo();
-      return entry ? this.restore(entry, 'redo') : { status: 'empty' };
-    });
+    return this.serialize(() => this.restoreGroup(this.journal.nextRedoGroup(), 'redo'));
   }
 
   /** The project is closing: lets a queued write finish, refuses new ones, and checks the files kept aside for late writers now. */
@@ -149,41 +162,74 @@ export class EditApplier {
    * only through folders that are still the project's: the stored path is re-walked, so
    * a folder swapped for a link since the change was made is refused, not followed.
    */
-  private async restore(entry: JournalEntry, op: 'undo' | 'redo'): Promise<UndoOutcome> {
+  /**
+   * Restores a group's entries one by one; the first that cannot be restored (changed
+   * since, or no longer inside the project) stops the rest, and says which were.
+   */
+  private async restoreGroup(entries: readonly JournalEntry[], op: 'undo' | 'redo'): Promise<UndoOutcome> {
+    if (entries.length === 0) return { status: 'empty' };
+    const done: JournalEntry[] = [];
+    for (const entry of entries) {
+      const outcome = await this.restore(entry, op);
+      if (outcome.status !== 'done') return { ...outcome, entry, done };
+      done.push(entry);
+    }
+    return { status: 'done', entries: done };
+  }
+
+  private async restore(entry: JournalEntry, op: 'undo' | 'redo'): Promise<RestoreOutcome> {
     const expected = op === 'undo' ? entry.after : entry.before;
     const target = op === 'undo' ? entry.before : entry.after;
     if (!isInsideRoot(this.files.root, entry.absolutePath)) {
-      return { status: 'refused', entry, message: `Refused: ${entry.path} is not inside this project; nothing was ${op}ne.` };
+      return { status: 'refused', message: `Refused: ${entry.path} is not inside this project; nothing was ${op}ne.` };
     }
     this.onWillWrite?.(entry.path, target);
     let outcome;
     try {
       outcome = await this.writer.replaceNow(toPosixRelative(this.files.root, entry.absolutePath), expected, target, entry.mode);
     } catch (error) {
-      if (error instanceof FlintFailure && error.code === 'outside-project') return { status: 'refused', entry, message: `${error.message} Nothing was ${op}ne.` };
+      if (error instanceof FlintFailure && error.code === 'outside-project') return { status: 'refused', message: `${error.message} Nothing was ${op}ne.` };
       throw error;
     }
     if (outcome.status === 'changed') {
       const kept = outcome.keptAs ? ` Your version is kept as ${outcome.keptAs}.` : '';
-      return { status: 'conflict', entry, message: `${entry.path} changed since Flint ${op === 'undo' ? 'wrote' : 'restored'} it; nothing was ${op}ne.${kept}` };
+      return { status: 'conflict', message: `${entry.path} changed since Flint ${op === 'undo' ? 'wrote' : 'restored'} it; nothing was ${op}ne.${kept}` };
     }
     await this.journal.mark(entry, op);
-    return { status: 'done', entry };
+    return { status: 'done' };
   }
 
-  private async writeHunk(hunk: HunkToApply): Promise<ApplyResult & { written?: FileText }> {
-    const target = await this.files.resolve(hunk.path, 'model');
+  private async writeHunks(hunks: readonly HunkToApply[], group: string | undefined): Promise<{ results: ApplyResult[]; written?: FileVersion }> {
+    const target = await this.files.resolve(hunks[0]!.path, 'model');
+    const read = await this.currentText(target, hunks);
+    if ('status' in read) return { results: hunks.map(() => read) };
+    const current = FileVersion.of(read.text, hunks.find((hunk) => hunk.base !== null)?.base);
+    // A file that is not there is only for the hunks that may create it.
+    const landing = read.before === null ? hunks.filter((hunk) => hunk.createIfMissing) : hunks;
+    const { next, outcomes } = planHunks(current, landing, target.relativePath);
+    const missing: ApplyResult = { status: 'conflict', message: fileConflict('update', { path: target.relativePath, exists: false })! };
+    const byHunk = new Map(landing.map((hunk, index) => [hunk, outcomes[index]!]));
+    const plans = hunks.map((hunk) => byHunk.get(hunk) ?? missing);
+    if (!plans.some((plan) => plan.status === 'planned')) return { results: plans.map((plan) => plan as ApplyResult) };
+    const after = encodeFileText(next.text);
+    const unchanged = read.before !== null && Buffer.from(after).equals(read.before);
+    const entry = unchanged ? null : await this.commit(target, read.before, after, read.mode, group);
+    const created = read.before === null;
+    const results = plans.map((plan): ApplyResult => (plan.status === 'planned' ? { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged, appended: plan.appended && !created, created } : plan));
+    return { results, written: next };
+  }
+
+  /**
+   * The file's text as it is now (read once it is quiet), with its bytes and mode; an
+   * empty text when it is missing and one of the hunks may create it; else why not.
+   */
+  private async currentText(target: ResolvedPath, hunks: readonly HunkToApply[]): Promise<{ text: FileText; before: Uint8Array | null; mode: number } | ApplyResult> {
+    if (!target.exists && hunks.some((hunk) => hunk.createIfMissing)) return { text: EMPTY_TEXT, before: null, mode: 0o644 };
     const conflict = fileConflict('update', { path: target.relativePath, exists: target.exists });
     if (conflict !== null) return { status: 'conflict', message: conflict };
     const current = await this.readQuiet(target);
     if ('status' in current) return current;
-    const { bytes, mode } = current;
-    const plan = planHunk(decodeFileText(bytes, target.relativePath), hunk, target.relativePath);
-    if (plan.status !== 'planned') return plan;
-    const after = encodeFileText(plan.next);
-    if (Buffer.from(after).equals(bytes)) return { status: 'applied', entry: null, tolerances: plan.tolerances, merged: plan.merged, written: plan.next };
-    const entry = await this.commit(target, bytes, after, mode);
-    return { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged, written: plan.next };
+    return { text: decodeFileText(current.bytes, target.relativePath), before: current.bytes, mode: current.mode };
   }
 
   /**
@@ -191,8 +237,8 @@ export class EditApplier {
    * captured at the moment of the swap. A write that does not happen leaves no journal
    * entry behind, and is a conflict: the user's version stays (or is kept beside).
    */
-  private async commit(target: ResolvedPath, before: Uint8Array | null, after: Uint8Array | null, mode: number): Promise<JournalEntry> {
-    const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before, after, mode });
+  private async commit(target: ResolvedPath, before: Uint8Array | null, after: Uint8Array | null, mode: number, group?: string): Promise<JournalEntry> {
+    const entry = await this.journal.record({ path: target.relativePath, absolutePath: target.absolutePath, before, after, mode }, group);
     this.onWillWrite?.(target.relativePath, after);
     let outcome;
     try {
@@ -228,11 +274,9 @@ export class EditApplier {
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof FileChangedError) return { status: 'conflict', message: error.message };
-      if (error instanceof FlintFailure && (error.code === 'outside-project' || error.code === 'not-a-file' || error.code === 'too-large')) {
-        return { status: 'refused', message: error.message };
-      }
-      throw error;
+      const declined = declinedBy(error);
+      if (declined === null) throw error;
+      return declined;
     }
   }
 
@@ -248,36 +292,14 @@ export class EditApplier {
   }
 }
 
-export type HunkPlan =
-  /** What the file becomes. */
-  | { status: 'planned'; next: FileText; tolerances: Tolerance[]; merged: boolean; anchorLine: number }
-  | Extract<ApplyResult, { status: 'unmatched' | 'conflict' }>;
+/** An empty text file: what a file that does not exist yet holds, for a hunk that creates it. */
+const EMPTY_TEXT: FileText = { bom: false, lines: [], terminators: [], eol: '\n' };
 
-/**
- * Plans a hunk against the file's current text without writing: anchored directly if
- * the file still holds the hunk's base text, else merged 3-way around the user's edits.
- */
-export function planHunk(current: FileText, hunk: HunkToApply, path: string): HunkPlan {
-  if (hunk.baseText === null || hunk.baseText === joinLines(current)) {
-    const anchored = anchorHunk(new AnchorableFile(current.lines), hunk);
-    if (anchored.status !== 'anchored') return unmatched(path, anchored.reason);
-    return { status: 'planned', next: spliceLines(current, anchored.start, anchored.end, anchored.replacement), tolerances: anchored.tolerances, merged: false, anchorLine: anchored.start + 1 };
+/** The result an expected failure becomes (a conflict or a refusal), or null for a bug to rethrow. */
+function declinedBy(error: unknown): ApplyResult | null {
+  if (error instanceof FileChangedError) return { status: 'conflict', message: error.message };
+  if (error instanceof FlintFailure && (error.code === 'outside-project' || error.code === 'not-a-file' || error.code === 'too-large')) {
+    return { status: 'refused', message: error.message };
   }
-  const base = hunk.baseText.split('\n');
-  const anchored = anchorHunk(new AnchorableFile(base), hunk);
-  if (anchored.status !== 'anchored') return unmatched(path, anchored.reason);
-  const theirs = [...base.slice(0, anchored.start), ...anchored.replacement, ...base.slice(anchored.end)];
-  const regions = diff3Merge<string>(current.lines, base, theirs, { excludeFalseConflicts: true });
-  if (regions.some((region) => region.conflict)) {
-    return { status: 'conflict', message: `${path} changed where this hunk applies; your text was kept and the hunk was not applied.` };
-  }
-  const lines = regions.flatMap((region) => region.ok ?? []);
-  const terminators: string[] = lines.map(() => current.eol);
-  if (current.terminators.at(-1) === '' && lines.length > 0) terminators[lines.length - 1] = '';
-  return { status: 'planned', next: { ...current, lines, terminators }, tolerances: anchored.tolerances, merged: true, anchorLine: anchored.start + 1 };
-}
-
-function unmatched(path: string, reason: 'not-found' | 'ambiguous' | 'empty'): Extract<ApplyResult, { status: 'unmatched' }> {
-  const why = reason === 'ambiguous' ? 'appears more than once' : reason === 'empty' ? 'has no lines to locate it by' : 'is not in the file';
-  return { status: 'unmatched', message: `The hunk's text ${why} in ${path}; it was not applied.` };
+  return null;
 }

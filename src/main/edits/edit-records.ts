@@ -2,12 +2,17 @@
  * What an answer's hunk board remembers about each file the model named and each hunk it wrote,
  * and how a hunk is reported to the renderer.
  */
-import type { FileOperation, HunkLine } from '../../shared/edits/edit-types';
+import type { EditFormat, FileOperation, HunkLine } from '../../shared/edits/edit-types';
 import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
+import type { FileVersion } from './file-version';
 
 export interface FileRecord {
   operation: FileOperation;
+  format: EditFormat;
+  /** The project path the hunks apply to (a bare file name the model wrote, resolved). */
   path: string;
+  /** How the path was found, when not as written ("the only file of that name"), for the cards. */
+  pathNote?: string;
   moveTo?: string;
   /** The path problem, if the model named a path Flint refuses. */
   refusal?: string;
@@ -29,8 +34,8 @@ export interface HunkRecord {
   atEndOfFile: boolean;
   anchorLine: number | null;
   message?: string;
-  /** The text the hunk was proposed against (set when it completes). */
-  baseText: string | null;
+  /** The version of its file the hunk stands on (set when it completes); shared by every hunk on it. */
+  base: FileVersion | null;
   firstLineAtEpochMs?: number;
   /** The journal entry its accept wrote, so undo and redo can update its card. */
   journalEntryId?: string;

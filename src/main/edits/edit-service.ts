@@ -14,6 +14,8 @@ import { recoverScratchFiles } from '../fs/scratch-recovery';
 import { Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
 import { EditApplier } from './edit-applier';
+import { FileVersion } from './file-version';
+import type { ProjectFileNames } from './model-paths';
 import { HunkBoard, type HunkBoardOptions } from './hunk-board';
 import { UndoJournal, type UndoOutcome } from './undo-journal';
 
@@ -24,6 +26,8 @@ export interface EditServiceOptions {
   logger: Logger;
   /** Flint is about to write these bytes to this file (null: delete it), so its watcher echo is not taken for the user's save. */
   onWillWrite: (relativePath: string, bytes: Uint8Array | null) => void;
+  /** The project's index of files, for bare file names the model writes. */
+  names?: ProjectFileNames;
 }
 
 export class EditService implements Disposable {
@@ -36,6 +40,7 @@ export class EditService implements Disposable {
     private readonly files: ProjectFiles,
     private readonly applier: EditApplier,
     private readonly logger: Logger,
+    private readonly names: ProjectFileNames | undefined,
     /** What recovery found at open, told once someone listens (see takeRecoveryNotices). */
     private recoveryNotices: string[],
   ) {}
@@ -54,7 +59,7 @@ export class EditService implements Disposable {
             : `Another program saved ${path} while Flint was writing it. Your version was put back; Flint's change to it is not on disk.`,
         ),
     });
-    service = new EditService(files, applier, options.logger, notices);
+    service = new EditService(files, applier, options.logger, options.names, notices);
     return service;
   }
 
@@ -70,6 +75,7 @@ export class EditService implements Disposable {
     const board = new HunkBoard({
       applier: this.applier,
       readText: (path) => this.files.readText(path),
+      ...(this.names ? { names: this.names } : {}),
       report,
       logger: this.logger,
       onDidDispose: () => this.boards.delete(board),
@@ -80,14 +86,20 @@ export class EditService implements Disposable {
 
   async undo(): Promise<UndoResult> {
     const outcome = await this.applier.undo();
-    if (outcome.status === 'done') for (const board of this.boards) board.noteJournalChange(outcome.entry.id, true);
+    this.noteRestored(outcome, true);
     return describeUndo(outcome, 'Undid');
   }
 
   async redo(): Promise<UndoResult> {
     const outcome = await this.applier.redo();
-    if (outcome.status === 'done') for (const board of this.boards) board.noteJournalChange(outcome.entry.id, false);
+    this.noteRestored(outcome, false);
     return describeUndo(outcome, 'Redid');
+  }
+
+  /** The hunks whose writes an Undo or Redo restored (all of its group, or those before a conflict) show it. */
+  private noteRestored(outcome: UndoOutcome, undone: boolean): void {
+    const restored = outcome.status === 'done' ? outcome.entries : outcome.status === 'empty' ? [] : outcome.done;
+    for (const entry of restored) for (const board of this.boards) board.noteJournalChange(entry.id, undone);
   }
 
   /** A file changed on disk: pending hunks on it are planned again on its new text. */
@@ -102,7 +114,9 @@ export class EditService implements Disposable {
       // Unreadable for now (half-written, not UTF-8, outside the project): not a deletion.
       return;
     }
-    for (const board of boards) board.noteFileChanged(path, text);
+    // One version for every board: its indexes and its diff from each base are worked out once.
+    const version = text === null ? null : FileVersion.of(text);
+    for (const board of boards) board.noteFileChanged(path, version);
   }
 
   /** Checks the files still kept aside for late writers now; await it before the project closes. */
@@ -132,11 +146,16 @@ async function recoverInterruptedWrites(root: string, journal: UndoJournal): Pro
 
 function describeUndo(outcome: UndoOutcome, verb: string): UndoResult {
   switch (outcome.status) {
-    case 'done':
-      return { status: 'done', path: outcome.entry.path, message: `${verb} the change to ${outcome.entry.path}.` };
+    case 'done': {
+      const paths = [...new Set(outcome.entries.map((entry) => entry.path))];
+      const what = paths.length === 1 ? `the change to ${paths[0]}` : `the changes to ${paths.length} files (${paths.join(', ')})`;
+      return { status: 'done', path: paths[0]!, message: `${verb} ${what}.` };
+    }
     case 'conflict':
-    case 'refused':
-      return { status: outcome.status, path: outcome.entry.path, message: outcome.message };
+    case 'refused': {
+      const partly = outcome.done.length > 0 ? ` (${outcome.done.map((entry) => entry.path).join(', ')} ${verb === 'Undid' ? 'undone' : 'redone'} before it)` : '';
+      return { status: outcome.status, path: outcome.entry.path, message: `${outcome.message}${partly}` };
+    }
     case 'empty':
       return { status: 'empty', message: verb === 'Undid' ? 'Nothing to undo.' : 'Nothing to redo.' };
     default: {

@@ -114,7 +114,7 @@ describe('HunkBoard', () => {
   });
 
   it('shows undo and redo of a written hunk on its card', async () => {
-    const { board, hunks, stream } = harness({ 'src/a.ts': 'one\ntwo\n' }, { applyHunk: async () => ({ status: 'applied', entry: { id: 'entry-1' } as never, tolerances: [], merged: false }) });
+    const { board, hunks, stream } = harness({ 'src/a.ts': 'one\ntwo\n' }, { applyHunks: async () => ({ results: [{ status: 'applied', entry: { id: 'entry-1' } as never, tolerances: [], merged: false }] }) });
     await stream(['*** Begin Patch\n*** Update File: src/a.ts\n@@\n-one\n+uno\n*** End Patch\n']);
     expect(await board.accept('1.0')).toBe('accepted');
     board.noteJournalChange('entry-1', true);

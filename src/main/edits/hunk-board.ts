@@ -7,7 +7,8 @@
  * proposed on (merged 3-way with anything the user saved since) and becomes decidable.
  * Knows nothing of prompts or streams: the conversation (src/main/ask) hands it events.
  */
-import type { EditEvent, HunkLine } from '../../shared/edits/edit-types';
+import { randomUUID } from 'node:crypto';
+import type { EditEvent, EditFormat, HunkLine } from '../../shared/edits/edit-types';
 import { isUndecided, nextHunkState, type HunkEvent } from '../../shared/edits/hunk-state';
 import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
 import { FlintFailure } from '../../shared/result';
@@ -15,9 +16,12 @@ import type { FileText } from '../fs/file-text';
 import { lexicalRefusal, shownPath } from '../fs/project-files';
 import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
-import { planHunk, type ApplyResult, type EditApplier } from './edit-applier';
+import type { ApplyResult, EditApplier } from './edit-applier';
 import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
-import { applyInput, applyRecord, contentRefusal, settleAgainst } from './hunk-kinds';
+import { FileVersion } from './file-version';
+import { appendedNote, applyInput, applyRecord, contentRefusal, settleAgainst } from './hunk-kinds';
+import { planHunk } from './hunk-plan';
+import { namesProjectFile, resolveModelPath, type ProjectFileNames } from './model-paths';
 
 /** The parser's events a board takes: everything but the prose around the edits. */
 export type HunkEventOfStream = Exclude<EditEvent, { type: 'prose' | 'problem' }>;
@@ -26,6 +30,8 @@ export interface HunkBoardOptions {
   applier: EditApplier;
   /** A project file's current text (null if it does not exist). */
   readText: (path: string) => Promise<FileText | null>;
+  /** The project's index of files, for bare file names the model writes. */
+  names?: ProjectFileNames;
   /** A hunk changed; `urgent` for its first line (see UpdateBatcher). */
   report: (update: HunkUpdate, urgent: boolean) => void;
   logger: Logger;
@@ -40,15 +46,20 @@ export class HunkBoard implements Disposable {
   private readonly hunks = new Map<string, HunkRecord>();
   /** Hunk order in the UI. */
   private readonly order: HunkRecord[] = [];
-  /** Base texts, by path: what the model was shown, or the file as first read. */
-  private readonly bases = new Map<string, Promise<FileText | null>>();
+  /** Base versions, by path: what the model was shown, or the file as first read. */
+  private readonly bases = new Map<string, Promise<FileVersion | null>>();
   private disposed = false;
 
   constructor(private readonly options: HunkBoardOptions) {}
 
   /** The texts the model is shown in a turn: its hunks for those files anchor against them. */
   noteShown(shown: ReadonlyMap<string, FileText>): void {
-    for (const [path, text] of shown) this.bases.set(path, Promise.resolve(text));
+    for (const [path, text] of shown) this.bases.set(path, Promise.resolve(FileVersion.of(text)));
+  }
+
+  /** Whether a line of the answer names a project file (the parser's question about search/replace path lines). */
+  namesProjectFile(candidate: string): boolean {
+    return namesProjectFile(candidate, this.options.names);
   }
 
   /**
@@ -60,26 +71,20 @@ export class HunkBoard implements Disposable {
     return (event) => this.take(event, turn, fileOffset);
   }
 
-  async accept(hunkId: string): Promise<HunkState> {
+  async accept(hunkId: string, group?: string): Promise<HunkState> {
     const hunk = this.require(hunkId);
     this.decide(hunk, { type: 'accept' });
     const file = this.files[hunk.fileIndex]!;
-    let result: ApplyResult & { written?: FileText };
+    let result: ApplyResult & { written?: FileVersion };
     try {
-      result = await applyRecord(this.options.applier, hunk, file);
+      result = await applyRecord(this.options.applier, hunk, file, group);
     } catch (error) {
-      this.options.logger.error('applying a hunk failed', error);
-      this.transition(hunk, { type: 'write-failed' }, { message: `Could not write ${file.path}: ${error instanceof Error ? error.message : String(error)}` });
+      this.writeFailed([hunk], file, error);
       return hunk.state;
     }
-    if (result.status !== 'applied') {
-      this.transition(hunk, { type: 'write-declined', outcome: result.status }, { message: result.message });
-      if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
-      return hunk.state;
-    }
-    if (result.entry) hunk.journalEntryId = result.entry.id;
-    this.transition(hunk, { type: 'written' }, { message: result.merged ? 'Merged around your edits.' : undefined });
-    if (result.written) this.rebaseSiblings(hunk, file, result.written);
+    this.written(hunk, file, result);
+    if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
+    if (result.status === 'applied' && result.written) this.rebaseSiblings(new Set([hunk]), file, result.written);
     return hunk.state;
   }
 
@@ -89,13 +94,68 @@ export class HunkBoard implements Disposable {
     return hunk.state;
   }
 
-  /** Accepts every pending hunk, in order; returns how many were written. */
+  /**
+   * Accepts every pending hunk, in order, as one step for Undo; returns how many were
+   * written. A file's line hunks are planned together and written once (linear in the
+   * file, however many hunks it has); whole-file ones (add, delete, move) one by one.
+   */
   async acceptAll(): Promise<number> {
+    const group = randomUUID();
+    const pending = this.order.filter((hunk) => hunk.state === 'pending');
+    const done = new Set<FileRecord>();
     let accepted = 0;
-    for (const hunk of [...this.order]) {
-      if (hunk.state === 'pending' && (await this.accept(hunk.id)) === 'accepted') accepted += 1;
+    for (const hunk of pending) {
+      // Decisions made while this runs (or a section refused) are left alone.
+      if (hunk.state !== 'pending') continue;
+      if (hunk.kind !== 'update') {
+        if ((await this.accept(hunk.id, group)) === 'accepted') accepted += 1;
+        continue;
+      }
+      const file = this.files[hunk.fileIndex]!;
+      if (done.has(file)) continue;
+      done.add(file);
+      accepted += await this.acceptTogether(file, pending.filter((candidate) => candidate.kind === 'update' && candidate.fileIndex === hunk.fileIndex && candidate.state === 'pending'), group);
     }
     return accepted;
+  }
+
+  /** Accepts line hunks of one file in one write; returns how many landed. */
+  private async acceptTogether(file: FileRecord, hunks: HunkRecord[], group: string): Promise<number> {
+    for (const hunk of hunks) this.decide(hunk, { type: 'accept' });
+    const writable: HunkRecord[] = [];
+    for (const hunk of hunks) {
+      const refusal = contentRefusal(hunk);
+      if (refusal === null) writable.push(hunk);
+      else this.transition(hunk, { type: 'write-declined', outcome: 'refused' }, { message: refusal });
+    }
+    if (writable.length === 0) return 0;
+    let outcome: Awaited<ReturnType<EditApplier['applyHunks']>>;
+    try {
+      outcome = await this.options.applier.applyHunks(writable.map((hunk) => applyInput(hunk, file)), group);
+    } catch (error) {
+      this.writeFailed(writable, file, error);
+      return 0;
+    }
+    writable.forEach((hunk, index) => this.written(hunk, file, outcome.results[index]!));
+    if (outcome.written) this.rebaseSiblings(new Set(writable), file, outcome.written);
+    return writable.filter((hunk) => hunk.state === 'accepted').length;
+  }
+
+  /** The applier answered for `hunk`: written, or declined with its reason. */
+  private written(hunk: HunkRecord, file: FileRecord, result: ApplyResult): void {
+    if (result.status !== 'applied') {
+      this.transition(hunk, { type: 'write-declined', outcome: result.status }, { message: result.message });
+      return;
+    }
+    if (result.entry) hunk.journalEntryId = result.entry.id;
+    const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : result.merged ? 'Merged around your edits.' : undefined;
+    this.transition(hunk, { type: 'written' }, { message });
+  }
+
+  private writeFailed(hunks: readonly HunkRecord[], file: FileRecord, error: unknown): void {
+    this.options.logger.error('applying a hunk failed', error);
+    const message = `Could not write ${file.path}: ${error instanceof Error ? error.message : String(error)}`;
+    for (const hunk of hunks) this.transition(hunk, { type: 'write-failed' }, { message });
   }
 
   /** Rejects every undecided hunk; returns how many. */
@@ -120,7 +180,7 @@ export class HunkBoard implements Disposable {
   }
 
   /** The user (or another program) saved `path`: its pending hunks are planned again on the new text. */
-  noteFileChanged(path: string, current: FileText | null): void {
+  noteFileChanged(path: string, current: FileVersion | null): void {
     for (const hunk of this.order) {
       const file = this.files[hunk.fileIndex]!;
       // Conflicts are re-planned too: the user may have put the lines back.
@@ -135,12 +195,13 @@ export class HunkBoard implements Disposable {
     }
   }
 
-  /** Undo or redo touched a journal entry: the hunk that wrote it shows what is on disk again. */
+  /** Undo or redo touched a journal entry: the hunks that wrote it show what is on disk again. */
   noteJournalChange(entryId: string, undone: boolean): void {
-    const hunk = this.order.find((candidate) => candidate.journalEntryId === entryId);
-    if (!hunk) return;
-    if (undone) this.transition(hunk, { type: 'undone' }, { message: 'Undone; you can accept it again.' });
-    else this.transition(hunk, { type: 'redone' }, { message: 'Redone.' });
+    for (const hunk of this.order) {
+      if (hunk.journalEntryId !== entryId) continue;
+      if (undone) this.transition(hunk, { type: 'undone' }, { message: 'Undone; you can accept it again.' });
+      else this.transition(hunk, { type: 'redone' }, { message: 'Redone.' });
+    }
   }
 
   dispose(): void {
@@ -152,7 +213,7 @@ export class HunkBoard implements Disposable {
   private take(event: HunkEventOfStream, turn: number, fileOffset: number): void {
     switch (event.type) {
       case 'file':
-        return this.fileNamed(fileOffset + event.fileIndex, event.operation, event.path, turn);
+        return this.fileNamed(fileOffset + event.fileIndex, event.operation, event.format, event.path, turn);
       case 'move':
         return this.moveNamed(fileOffset + event.fileIndex, event.to, turn);
       case 'hunk-open': {
@@ -189,11 +250,12 @@ export class HunkBoard implements Disposable {
     }
   }
 
-  private fileNamed(fileIndex: number, operation: FileRecord['operation'], named: string, turn: number): void {
+  private fileNamed(fileIndex: number, operation: FileRecord['operation'], format: EditFormat, named: string, turn: number): void {
     // A refused path is only ever shown: shortened, a huge one cannot ride along with every update.
-    const refusal = lexicalRefusal(named, 'model');
-    const path = refusal === null ? named : shownPath(named);
-    this.files[fileIndex] = { operation, path, ...(refusal !== null ? { refusal } : {}) };
+    const lexical = lexicalRefusal(named, 'model');
+    const resolved = lexical === null ? resolveModelPath(named, operation, this.options.names) : { refusal: lexical };
+    if ('refusal' in resolved) this.files[fileIndex] = { operation, format, path: shownPath(named), refusal: resolved.refusal };
+    else this.files[fileIndex] = { operation, format, path: resolved.path, ...(resolved.note !== undefined ? { pathNote: resolved.note } : {}) };
     if (operation === 'delete') void this.settle(this.createHunk(`${turn}.delete.${fileIndex}`, turn, 'delete', fileIndex, []));
   }
 
@@ -205,7 +267,7 @@ export class HunkBoard implements Disposable {
   }
 
   private createHunk(id: string, turn: number, kind: HunkRecord['kind'], fileIndex: number, contextHints: string[]): HunkRecord {
-    const hunk: HunkRecord = { id, turn, kind, fileIndex, complete: kind === 'delete' || kind === 'move', state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, baseText: null };
+    const hunk: HunkRecord = { id, turn, kind, fileIndex, complete: kind === 'delete' || kind === 'move', state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, base: null };
     this.hunks.set(id, hunk);
     this.order.push(hunk);
     this.report(hunk);
@@ -226,7 +288,7 @@ export class HunkBoard implements Disposable {
       if (this.disposed) return;
       // The section may have been refused while its file was read (its move was).
       if (file.refusal) return this.transition(hunk, { type: 'settled', outcome: 'refused' }, { message: file.refusal });
-      if (hunk.kind === 'update' && base !== null) hunk.baseText = base.lines.join('\n');
+      if (hunk.kind === 'update') hunk.base = base;
       const settled = settleAgainst(hunk, file, base, destinationExists);
       this.transition(hunk, { type: 'settled', outcome: settled.outcome }, { message: settled.message, anchorLine: settled.anchorLine });
     } catch (error) {
@@ -255,14 +317,15 @@ export class HunkBoard implements Disposable {
    * written, when they still anchor there: no false 3-way conflicts between neighbouring
    * hunks of one answer, and untouched lines keep their own line endings.
    */
-  private rebaseSiblings(accepted: HunkRecord, file: FileRecord, written: FileText): void {
-    const text = written.lines.join('\n');
+  private rebaseSiblings(accepted: ReadonlySet<HunkRecord>, file: FileRecord, written: FileVersion): void {
     for (const hunk of this.order) {
-      if (hunk === accepted || !this.replannable(hunk) || this.files[hunk.fileIndex] !== file) continue;
-      const plan = planHunk(written, { ...applyInput(hunk, file), baseText: null }, file.path);
+      const sibling = this.files[hunk.fileIndex]!;
+      // By path: another turn's section for the same file is the same file.
+      if (accepted.has(hunk) || !this.replannable(hunk) || sibling.path !== file.path) continue;
+      const plan = planHunk(written, { ...applyInput(hunk, sibling), base: null }, file.path);
       if (plan.status !== 'planned') continue;
-      hunk.baseText = text;
-      this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine });
+      hunk.base = written;
+      this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine, message: plan.appended ? appendedNote(hunk, sibling) : undefined });
     }
   }
 
@@ -271,9 +334,9 @@ export class HunkBoard implements Disposable {
     return hunk.kind === 'update' && (hunk.state === 'pending' || hunk.state === 'conflict');
   }
 
-  private baseOf(path: string): Promise<FileText | null> {
+  private baseOf(path: string): Promise<FileVersion | null> {
     let base = this.bases.get(path);
-    if (!base) this.bases.set(path, (base = this.options.readText(path)));
+    if (!base) this.bases.set(path, (base = this.options.readText(path).then((text) => (text === null ? null : FileVersion.of(text)))));
     return base;
   }
 

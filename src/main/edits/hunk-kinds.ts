@@ -1,12 +1,13 @@
 /**
  * What each kind of hunk means for its file: when a complete one is decidable (against
- * the text it was proposed on), and what accepting it writes.
+ * the version it was proposed on), and what accepting it writes.
  */
-import { newLinesOf } from '../../shared/edits/edit-types';
-import { planHunk, type ApplyResult, type EditApplier, type HunkToApply } from './edit-applier';
+import { newLinesOf, oldLinesOf } from '../../shared/edits/edit-types';
+import type { ApplyResult, EditApplier, HunkToApply } from './edit-applier';
 import type { FileRecord, HunkRecord } from './edit-records';
 import { fileConflict } from './file-conflicts';
-import type { FileText } from '../fs/file-text';
+import type { FileVersion } from './file-version';
+import { planHunk } from './hunk-plan';
 
 /** Where a complete hunk stands once checked against its file. */
 export interface Settled {
@@ -19,13 +20,34 @@ export interface Settled {
  * Where a complete hunk stands against `base` (its file as read; null if missing).
  * A move also needs to know whether its destination exists.
  */
-export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileText | null, destinationExists: boolean): Settled {
+export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileVersion | null, destinationExists: boolean): Settled {
+  if (createsFile(hunk, file) && base === null) {
+    return { outcome: 'pending', message: withNote(file, `Creates ${file.path} (the SEARCH section is empty and there is no such file).`) };
+  }
   const destination = hunk.kind === 'move' ? { path: file.moveTo!, exists: destinationExists } : undefined;
   const conflict = fileConflict(hunk.kind, { path: file.path, exists: base !== null }, destination);
   if (conflict !== null) return { outcome: 'conflict', message: conflict };
-  if (hunk.kind !== 'update' || base === null) return { outcome: 'pending' };
+  if (hunk.kind !== 'update' || base === null) return { outcome: 'pending', message: file.pathNote };
   const plan = planHunk(base, applyInput(hunk, file), file.path);
-  return plan.status === 'planned' ? { outcome: 'pending', anchorLine: plan.anchorLine } : { outcome: plan.status, message: plan.message };
+  if (plan.status !== 'planned') return { outcome: plan.status, message: plan.message };
+  return { outcome: 'pending', anchorLine: plan.anchorLine, message: withNote(file, plan.appended ? appendedNote(hunk, file) : undefined) };
+}
+
+/** The card's words for a hunk that goes at the end of its file. */
+export function appendedNote(hunk: HunkRecord, file: FileRecord): string {
+  return createsFile(hunk, file)
+    ? `Appends to the end of ${file.path} (the SEARCH section is empty and the file exists).`
+    : `Goes at the end of ${file.path}: the hunk names no place (no old lines, no @@ line), so it is appended, as the reference implementation does.`;
+}
+
+function withNote(file: FileRecord, message: string | undefined): string | undefined {
+  if (file.pathNote === undefined) return message;
+  return message === undefined ? file.pathNote : `${file.pathNote} ${message}`;
+}
+
+/** A search/replace block with an empty SEARCH: it creates its file, or appends to it. */
+function createsFile(hunk: HunkRecord, file: FileRecord): boolean {
+  return hunk.kind === 'update' && file.format === 'search-replace' && oldLinesOf(hunk.lines).length === 0;
 }
 
 /**
@@ -38,23 +60,25 @@ export function contentRefusal(hunk: HunkRecord): string | null {
   return 'Refused: this hunk contains a NUL character; Flint writes text files only, and the file would read as binary afterwards.';
 }
 
-/** Writes an accepted hunk through the applier (one write queue, journaled). */
-export async function applyRecord(applier: EditApplier, hunk: HunkRecord, file: FileRecord): Promise<ApplyResult & { written?: FileText }> {
+/** Writes an accepted hunk through the applier (one write queue, journaled; `group`: one Undo with others). */
+export async function applyRecord(applier: EditApplier, hunk: HunkRecord, file: FileRecord, group?: string): Promise<ApplyResult & { written?: FileVersion }> {
   const refusal = contentRefusal(hunk);
   if (refusal !== null) return { status: 'refused', message: refusal };
   switch (hunk.kind) {
     case 'add':
-      return applier.createFile(file.path, newLinesOf(hunk.lines));
+      return applier.createFile(file.path, newLinesOf(hunk.lines), group);
     case 'delete':
-      return applier.deleteFile(file.path);
+      return applier.deleteFile(file.path, group);
     case 'move': {
-      const result = await applier.moveFile(file.path, file.moveTo!);
+      const result = await applier.moveFile(file.path, file.moveTo!, group);
       // Later hunks of this file now apply at its new path.
       if (result.status === 'applied') file.path = file.moveTo!;
       return result;
     }
-    case 'update':
-      return applier.applyHunk(applyInput(hunk, file));
+    case 'update': {
+      const { results, written } = await applier.applyHunks([applyInput(hunk, file)], group);
+      return { ...results[0]!, ...(written ? { written } : {}) };
+    }
     default: {
       const exhaustive: never = hunk.kind;
       return exhaustive;
@@ -64,5 +88,12 @@ export async function applyRecord(applier: EditApplier, hunk: HunkRecord, file: 
 
 /** An update hunk as the applier plans it. */
 export function applyInput(hunk: HunkRecord, file: FileRecord): HunkToApply {
-  return { path: file.path, lines: hunk.lines, contextHints: hunk.contextHints, atEndOfFile: hunk.atEndOfFile, baseText: hunk.baseText };
+  return {
+    path: file.path,
+    lines: hunk.lines,
+    contextHints: hunk.contextHints,
+    atEndOfFile: hunk.atEndOfFile,
+    base: hunk.base,
+    ...(createsFile(hunk, file) ? { createIfMissing: true } : {}),
+  };
 }

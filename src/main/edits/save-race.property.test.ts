@@ -11,6 +11,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { versionOfText } from '../../../test/helpers/file-versions';
 import { describe, expect, it } from 'vitest';
 import { createTempProject } from '../../../test/helpers/temp-project';
 import { RacingEditor, sleep, type SaveKind } from '../../../test/helpers/racing-editor';
@@ -80,9 +81,9 @@ async function flintStep(applier: EditApplier, random: () => number, path: strin
   const lines = current?.split('\n').filter(Boolean) ?? [];
   if (roll < 0.5 && current !== null && lines.length > 0) {
     const target = lines[Math.floor(random() * lines.length)]!;
-    const baseText = random() < 0.5 ? current.replace(/\n$/, '') : null;
+    const base = random() < 0.5 ? versionOfText(current.replace(/\n$/, '')) : null;
     await sleep(random() * 4);
-    const result = await applier.applyHunk({ path: 'app.ts', lines: [{ kind: 'remove', text: target }, { kind: 'add', text: `flint ${roll.toFixed(6)}` }], baseText });
+    const result = await applier.applyHunk({ path: 'app.ts', lines: [{ kind: 'remove', text: target }, { kind: 'add', text: `flint ${roll.toFixed(6)}` }], base });
     return result.status === 'applied' ? { entry: result.entry } : { message: 'message' in result ? result.message : undefined };
   }
   if (roll < 0.6 && current !== null) {
@@ -94,7 +95,7 @@ async function flintStep(applier: EditApplier, random: () => number, path: strin
     return result.status === 'applied' ? { entry: result.entry } : {};
   }
   const outcome = roll < 0.85 ? await applier.undo() : await applier.redo();
-  if (outcome.status === 'done') return { entry: outcome.entry };
+  if (outcome.status === 'done') return { entry: outcome.entries[0] };
   return outcome.status === 'empty' ? {} : { message: outcome.message };
 }
 

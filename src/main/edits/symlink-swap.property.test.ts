@@ -41,7 +41,7 @@ async function runTrial(seed: number): Promise<string | null> {
       const path = random() < 0.5 ? 'sub/app.ts' : 'sub/other.ts';
       // A refusal or an I/O failure is a fine answer here; only a write outside is not.
       const ignoreFailure = () => undefined;
-      if (roll < 0.4) await applier.applyHunk({ path, lines: [{ kind: 'remove', text: 'export const app = 1;' }, { kind: 'add', text: `export const app = ${step};` }], baseText: null }).catch(ignoreFailure);
+      if (roll < 0.4) await applier.applyHunk({ path, lines: [{ kind: 'remove', text: 'export const app = 1;' }, { kind: 'add', text: `export const app = ${step};` }], base: null }).catch(ignoreFailure);
       else if (roll < 0.55) await applier.deleteFile(path).catch(ignoreFailure);
       else if (roll < 0.7) await applier.createFile(`sub/new-${step}.ts`, ['created']).catch(ignoreFailure);
       else if (roll < 0.85) await applier.undo().catch(ignoreFailure);

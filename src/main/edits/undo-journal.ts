@@ -24,20 +24,30 @@ export interface JournalEntry {
   at: number;
   /** Undone (and not redone). */
   undone: boolean;
+  /** Entries of one user action (an Accept all across files) share it: one Undo undoes them all. */
+  group: string;
 }
 
 type JournalRecord =
-  | { op: 'write'; id: string; path: string; absolutePath: string; before: string | null; after: string | null; mode: number; at: number }
+  | { op: 'write'; id: string; path: string; absolutePath: string; before: string | null; after: string | null; mode: number; at: number; group?: string }
   /** undo / redo of an entry; drop: the entry is gone (its write failed, or a new change cleared the redo branch). */
   | { op: 'undo' | 'redo' | 'drop'; id: string; at: number };
 
-export type UndoOutcome =
+/** What restoring one entry did. */
+export type RestoreOutcome =
   /** The file holds the restored bytes. */
-  | { status: 'done'; entry: JournalEntry }
+  | { status: 'done' }
   /** The file changed since; nothing was written. */
-  | { status: 'conflict'; entry: JournalEntry; message: string }
+  | { status: 'conflict'; message: string }
   /** The path no longer leads to a file inside the project (a folder became a link); nothing was written. */
-  | { status: 'refused'; entry: JournalEntry; message: string }
+  | { status: 'refused'; message: string };
+
+/** What one Undo (or Redo) of a whole group did. */
+export type UndoOutcome =
+  /** Every file of the group holds the restored bytes. */
+  | { status: 'done'; entries: JournalEntry[] }
+  /** `entry` could not be restored (see RestoreOutcome); `done` were, before it. */
+  | { status: 'conflict' | 'refused'; entry: JournalEntry; message: string; done: JournalEntry[] }
   /** Nothing to undo (or redo). */
   | { status: 'empty' };
 
@@ -81,6 +91,7 @@ export class UndoJournal {
           mode: record.mode,
           at: record.at,
           undone: false,
+          group: record.group ?? record.id,
         });
       } else if (record.op === 'drop') {
         const index = entries.findIndex((candidate) => candidate.id === record.id);
@@ -107,9 +118,10 @@ export class UndoJournal {
    * Records a write Flint is about to make. A new change ends the redo branch: undone
    * entries are dropped, as in any editor.
    */
-  async record(change: Omit<JournalEntry, 'id' | 'at' | 'undone'>): Promise<JournalEntry> {
+  async record(change: Omit<JournalEntry, 'id' | 'at' | 'undone' | 'group'>, group?: string): Promise<JournalEntry> {
     for (const undone of this.entries.filter((candidate) => candidate.undone)) await this.drop(undone);
-    const entry: JournalEntry = { ...change, id: randomUUID(), at: Date.now(), undone: false };
+    const id = randomUUID();
+    const entry: JournalEntry = { ...change, id, at: Date.now(), undone: false, group: group ?? id };
     await this.append({
       op: 'write',
       id: entry.id,
@@ -119,6 +131,7 @@ export class UndoJournal {
       after: entry.after === null ? null : Buffer.from(entry.after).toString('base64'),
       mode: entry.mode,
       at: entry.at,
+      ...(entry.group !== entry.id ? { group: entry.group } : {}),
     });
     this.entries.push(entry);
     this.touched.add(entry.absolutePath);
@@ -142,6 +155,20 @@ export class UndoJournal {
   nextRedo(): JournalEntry | null {
     const lastLive = this.entries.map((entry) => !entry.undone).lastIndexOf(true);
     return this.entries.slice(lastLive + 1).find((candidate) => candidate.undone) ?? null;
+  }
+
+  /** The live entries of the newest group not yet undone, newest first: what one Undo restores. */
+  nextUndoGroup(): JournalEntry[] {
+    const newest = this.nextUndo();
+    if (!newest) return [];
+    return this.entries.filter((entry) => entry.group === newest.group && !entry.undone).reverse();
+  }
+
+  /** The undone entries of the next group to redo, oldest first: what one Redo restores. */
+  nextRedoGroup(): JournalEntry[] {
+    const oldest = this.nextRedo();
+    if (!oldest) return [];
+    return this.entries.filter((entry) => entry.group === oldest.group && entry.undone);
   }
 
   /** Records that `entry`'s bytes were restored: 'undo' put `before` back, 'redo' put `after`. */

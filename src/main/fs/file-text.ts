@@ -61,20 +61,49 @@ export function encodeFileText(file: FileText): Uint8Array {
   return bytes;
 }
 
+/** Lines [start, end) become `replacement`. */
+export interface Splice {
+  start: number;
+  end: number;
+  replacement: readonly string[];
+}
+
+/** Replaces lines [start, end) with `replacement` (see spliceMany). */
+export function spliceLines(file: FileText, start: number, end: number, replacement: readonly string[]): FileText {
+  return spliceMany(file, [{ start, end, replacement }]);
+}
+
 /**
- * Replaces lines [start, end) with `replacement`. Untouched lines keep their exact
+ * Applies splices in one pass over the file: they are in order and do not overlap (each
+ * starts at or after the previous one's end). Untouched lines keep their exact
  * terminators, replaced lines keep theirs position by position, extra lines get the
  * file's dominant ending; a file without a final newline still has none afterwards.
  */
-export function spliceLines(file: FileText, start: number, end: number, replacement: readonly string[]): FileText {
+export function spliceMany(file: FileText, splices: readonly Splice[]): FileText {
   const hadFinalNewline = file.terminators.length === 0 || file.terminators.at(-1) !== '';
-  const lines = [...file.lines.slice(0, start), ...replacement, ...file.lines.slice(end)];
-  // A line replaced in place keeps the ending it had; only lines beyond those removed take the dominant one.
-  const replaced = file.terminators.slice(start, end);
-  const terminators = [...file.terminators.slice(0, start), ...replacement.map((_, index) => replaced[index] || file.eol), ...file.terminators.slice(end)];
+  const lines: string[] = [];
+  const terminators: string[] = [];
+  let at = 0;
+  const keep = (until: number): void => {
+    for (; at < until; at += 1) {
+      lines.push(file.lines[at]!);
+      terminators.push(file.terminators[at]!);
+    }
+  };
+  for (const { start, end, replacement } of splices) {
+    if (start < at || end < start || end > file.lines.length) throw new RangeError(`splice [${start}, ${end}) is out of order or out of the file`);
+    keep(start);
+    // A line replaced in place keeps the ending it had; only lines beyond those removed take the dominant one.
+    for (let index = 0; index < replacement.length; index += 1) {
+      lines.push(replacement[index]!);
+      terminators.push((start + index < end && file.terminators[start + index]) || file.eol);
+    }
+    at = end;
+  }
+  keep(file.lines.length);
   // Only the last line may lack a terminator: a former last line that now has lines after it gets one.
   for (let index = 0; index < terminators.length - 1; index += 1) if (terminators[index] === '') terminators[index] = file.eol;
-  if (lines.length > 0) terminators[terminators.length - 1] = hadFinalNewline ? (terminators.at(-1) || file.eol) : '';
+  if (lines.length > 0) terminators[terminators.length - 1] = hadFinalNewline ? terminators.at(-1) || file.eol : '';
   return { ...file, lines, terminators };
 }
 

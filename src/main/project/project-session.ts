@@ -45,6 +45,8 @@ export class ProjectSession implements Disposable {
   private state: SessionState = 'indexing';
   private rules = new IgnoreRules();
   private readonly index = new Map<string, TreeEntry>();
+  /** File name → the indexed files of that name; built on first use after a change. */
+  private byName: Map<string, string[]> | null = null;
   /** Folder path ('' for the root) → paths of its children in the index. */
   private readonly children = new Map<string, Set<string>>();
   private watcher: ProjectWatcher | null = null;
@@ -85,6 +87,25 @@ export class ProjectSession implements Disposable {
   /** The full tree, or null while the first scan runs. */
   get entries(): TreeEntry[] | null {
     return this.state === 'indexing' ? null : [...this.index.values()];
+  }
+
+  /** Whether `path` (relative to the root) is a file of the index. */
+  hasFile(path: string): boolean {
+    return this.index.get(path)?.kind === 'file';
+  }
+
+  /** The indexed files called `name` (a name, no folder), wherever they are. */
+  filesNamed(name: string): readonly string[] {
+    if (this.byName === null) {
+      this.byName = new Map();
+      for (const entry of this.index.values()) {
+        if (entry.kind !== 'file') continue;
+        const named = this.byName.get(baseName(entry.path));
+        if (named) named.push(entry.path);
+        else this.byName.set(baseName(entry.path), [entry.path]);
+      }
+    }
+    return this.byName.get(name) ?? [];
   }
 
   /** Scans the project and starts watching. Resolves when the first tree is loaded. */
@@ -242,6 +263,7 @@ export class ProjectSession implements Disposable {
 
   private insert(entry: TreeEntry): void {
     this.index.set(entry.path, entry);
+    this.byName = null;
     const parent = parentPath(entry.path);
     let siblings = this.children.get(parent);
     if (!siblings) this.children.set(parent, (siblings = new Set()));
@@ -250,6 +272,7 @@ export class ProjectSession implements Disposable {
 
   /** Removes an entry and everything below it; reports the top one only. */
   private remove(path: string): void {
+    this.byName = null;
     const drop = (target: string): void => {
       this.index.delete(target);
       for (const child of this.children.get(target) ?? []) drop(child);

@@ -80,13 +80,14 @@ export class OpenProject implements Disposable {
     const { info, logger } = options;
     const ownWrites = new OwnWrites();
     const files = new ProjectFiles(info.root);
+    const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem });
     const edits = await EditService.create({
       files,
       journalFolder: options.journalFolder,
       logger,
       onWillWrite: (path, bytes) => ownWrites.expect(path, bytes),
+      names: { hasFile: (path) => session.hasFile(path), filesNamed: (name) => session.filesNamed(name) },
     });
-    const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem });
     return new OpenProject(info, files, session, edits, ownWrites, logger);
   }
 

@@ -78,12 +78,16 @@ describe('anchorHunk', () => {
     expect(applied(lines, [remove('}'), add('} // end')], { atEndOfFile: true })).toEqual({ lines: ['}', 'x', '} // end'], tolerances: [] });
   });
 
-  it('places a pure insertion only where an End of File marker or a hint says', () => {
+  it('places a pure insertion where an End of File marker or a hint says, and appends one that names no place', () => {
     expect(applied(['a'], [add('b')], { atEndOfFile: true })).toEqual({ lines: ['a', 'b'], tolerances: [] });
     // The hint is the line above the change, as the prompt tells the model.
     expect(applied(['import x', 'body'], [add('import y')], { contextHints: ['import x'] })).toEqual({ lines: ['import x', 'import y', 'body'], tolerances: [] });
     expect(anchorHunk(file('def a():', 'def a():'), { lines: [add("  'doc'")], contextHints: ['def a():'] })).toMatchObject({ status: 'unmatched', reason: 'ambiguous' });
-    expect(anchorHunk(file('a'), { lines: [add('b')] })).toEqual({ status: 'unmatched', reason: 'empty', matches: 0 });
+    // No old lines and no @@ context: appended at the end, the reference implementation's rule.
+    expect(anchorHunk(file('a'), { lines: [add('b')] })).toEqual({ status: 'anchored', start: 1, end: 1, replacement: ['b'], tolerances: [], placement: 'appended' });
+    // Blank context alone says nothing about where; a hint that is not in the file says it is elsewhere.
+    expect(anchorHunk(file('a'), { lines: [context(''), add('b')] })).toEqual({ status: 'unmatched', reason: 'empty', matches: 0 });
+    expect(anchorHunk(file('a'), { lines: [add('b')], contextHints: ['missing'] })).toEqual({ status: 'unmatched', reason: 'not-found', matches: 0 });
   });
 
   it('anchors 20 hunks in a 2,000-line file', () => {
@@ -138,5 +142,27 @@ describe('anchorHunk on adversarial lines (time linear in the input: growth rati
     const run = (size: number) => anchorHunk(file(`${'a'.repeat(size)}b`, 'c'), { lines: [remove('c'), add('d')], contextHints: Array<string>(Math.floor(size / 16)).fill('b') });
     expect(run(64)).toMatchObject({ status: 'anchored', start: 1 });
     expect(await growthRatio(run, 12_500)).toBeLessThan(LINEAR_GROWTH_BOUND);
+  });
+});
+
+describe('anchorHunk: the Unicode a model types for ASCII', () => {
+  it('reads the whole dash family and the typographic spaces as - and a space, in the tolerant pass', () => {
+    const dashes = ['\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212'];
+    for (const dash of dashes) {
+      expect(applied(['x = a - b;', 'y'], [remove(`x = a ${dash} b;`), add('x = a + b;')]), `U+${dash.charCodeAt(0).toString(16)}`).toEqual({
+        lines: ['x = a + b;', 'y'],
+        tolerances: ['whitespace', 'unicode-punctuation'],
+      });
+    }
+    const spaces = ['\u2000', '\u2003', '\u2007', '\u2009', '\u200a', '\u3000', '\u00a0', '\u202f'];
+    for (const space of spaces) {
+      expect(applied(['let total = 0;'], [remove(`let${space}total = 0;`), add('let total = 1;')]), `U+${space.charCodeAt(0).toString(16)}`).toMatchObject({
+        lines: ['let total = 1;'],
+      });
+    }
+  });
+
+  it('never treats a zero-width space as a space (it is not one in code)', () => {
+    expect(anchorHunk(file('let total = 0;'), { lines: [remove('let\u200btotal = 0;'), add('x')] })).toMatchObject({ status: 'unmatched', reason: 'not-found' });
   });
 });

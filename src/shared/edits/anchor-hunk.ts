@@ -1,6 +1,10 @@
 /**
  * Finds where a hunk applies in a file, or says why it cannot.
  *
+ * Stricter than the reference implementations on purpose: text found twice is refused
+ * (never "the first match"), and a fuzzy pass never skips or changes a line the model
+ * did not quote, except blank lines and whitespace.
+ *
  * Exact match first; then, one pass at a time, tolerance for what models get wrong:
  * trailing whitespace and stray `\r`, Unicode quotes and dashes, indentation drift, a
  * missing or extra blank line. A pass that finds the text twice stops the search as
@@ -8,14 +12,23 @@
  * context lines byte for byte and re-indents added lines to the file's indentation.
  */
 import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
-import { LiteralSearch, occurrences } from './linear-search';
+import { LineIndex } from './line-index';
+import { LiteralSearch } from './linear-search';
 
 /** A tolerance a match needed (exact matches need none). */
 export type Tolerance = 'whitespace' | 'unicode-punctuation' | 'indentation' | 'blank-lines';
 
 export type AnchorResult =
   /** Lines [start, end) of the file become `replacement`. */
-  | { status: 'anchored'; start: number; end: number; replacement: string[]; tolerances: Tolerance[] }
+  | {
+      status: 'anchored';
+      start: number;
+      end: number;
+      replacement: string[];
+      tolerances: Tolerance[];
+      /** 'appended': the hunk named no place (no old lines, no `@@`), so it goes at the end of the file. */
+      placement?: 'appended';
+    }
   /** Not applied: `not-found`, `ambiguous` (found more than once), or `empty` (nothing to locate). */
   | { status: 'unmatched'; reason: 'not-found' | 'ambiguous' | 'empty'; matches: number };
 
@@ -34,15 +47,20 @@ interface Pass {
 const PUNCTUATION: Record<string, string> = {
   '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'",
   '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"',
-  '\u2013': '-', '\u2014': '-', '\u2212': '-', '\u2026': '...', '\u00a0': ' ', '\u2009': ' ', '\u202f': ' ',
+  '\u2212': '-', '\u2026': '...', '\u00a0': ' ', '\u202f': ' ', '\u205f': ' ', '\u3000': ' ',
 };
+// The dash family (hyphen, non-breaking hyphen, figure dash, en and em dash, bar) and the
+// typographic spaces (en quad … hair space): models reach for these where code has - and ' '.
+for (let code = 0x2010; code <= 0x2015; code += 1) PUNCTUATION[String.fromCharCode(code)] = '-';
+for (let code = 0x2000; code <= 0x200a; code += 1) PUNCTUATION[String.fromCharCode(code)] = ' ';
 // Every pattern and trim here is linear: a character class without anchors, and the
 // built-in trims. (A regex like /\s+$/ retries from each character of a whitespace
 // run: a 200 KB run took minutes.)
 const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join('')}]`, 'g');
 /** Trailing whitespace, `\r` included (String.prototype.trimEnd strips exactly what `\s` matches). */
 const trimEnd = (line: string): string => line.trimEnd();
-const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
+/** The tolerant form of a line; exported for tests. */
+export const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
 /** Beyond this many `@@` hints, only the innermost count: real answers nest a few (class, method). */
 const MAX_HINTS = 16;
 
@@ -55,33 +73,87 @@ const PASSES: readonly Pass[] = [
   { tolerances: ['whitespace', 'unicode-punctuation', 'indentation', 'blank-lines'], normalize: (line) => plainPunctuation(line).trimStart(), skipBlankLines: true },
 ];
 
-/** A file's lines (no line terminators), with per-pass normalizations computed once. */
+/** A file's lines as one pass sees them: normalized, and for the blank-lines pass only the non-blank ones. */
+interface PassView {
+  lines: readonly string[];
+  /** The file line of each of `lines` (null: the same index). */
+  positions: Int32Array | null;
+  index: LineIndex;
+}
+
+/**
+ * A file's lines (no line terminators), with what anchoring needs computed once and
+ * shared by every hunk anchored against it: each pass's normalized lines and line index,
+ * and the lines each `@@` hint occurs on. Build one per file version, never per hunk.
+ */
 export class AnchorableFile {
-  private readonly normalized = new Map<Pass, string[]>();
+  private readonly views = new Map<Pass, PassView>();
+  private readonly hints = new Map<string, Int32Array>();
+  private lastNonBlankLine: number | undefined;
 
   constructor(readonly lines: readonly string[]) {}
 
-  normalizedFor(pass: Pass): string[] {
-    let lines = this.normalized.get(pass);
-    if (!lines) this.normalized.set(pass, (lines = this.lines.map(pass.normalize)));
-    return lines;
+  view(pass: Pass): PassView {
+    let view = this.views.get(pass);
+    if (view) return view;
+    // The exact pass reuses the lines; the others reuse the previous pass's when they are the same strings.
+    const normalized = pass.tolerances.length === 0 ? this.lines : this.lines.map(pass.normalize);
+    if (pass.skipBlankLines) {
+      const positions: number[] = [];
+      for (let index = 0; index < normalized.length; index += 1) if (normalized[index] !== '') positions.push(index);
+      const kept = positions.map((position) => normalized[position]!);
+      view = { lines: kept, positions: Int32Array.from(positions), index: new LineIndex(kept) };
+    } else {
+      view = { lines: normalized, positions: null, index: new LineIndex(normalized) };
+    }
+    this.views.set(pass, view);
+    return view;
+  }
+
+  /** The lines (tolerantly normalized) that contain `hint`, in order; one scan per distinct hint. */
+  linesWith(hint: string): Int32Array {
+    let found = this.hints.get(hint);
+    if (found) return found;
+    const search = new LiteralSearch(hint);
+    const lines = this.view(PUNCTUATION_PASS).lines;
+    const hits: number[] = [];
+    for (let index = 0; index < lines.length; index += 1) if (search.foundIn(lines[index]!)) hits.push(index);
+    this.hints.set(hint, (found = Int32Array.from(hits)));
+    return found;
+  }
+
+  get lastNonBlank(): number {
+    if (this.lastNonBlankLine === undefined) {
+      let line = this.lines.length - 1;
+      while (line >= 0 && this.lines[line]!.trim() === '') line -= 1;
+      this.lastNonBlankLine = line;
+    }
+    return this.lastNonBlankLine;
   }
 }
 
-/** Where `hunk` applies in `file`, or why it does not; linear in the file and the hunk, however long their lines. */
+/**
+ * Where `hunk` applies in `file`, or why it does not. Linear in the hunk and, per file
+ * version, in the file: the indexes are built once and shared by every hunk.
+ */
 export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorResult {
   const oldLines = oldLinesOf(hunk.lines);
-  const hint = hintPosition(file, hunk.contextHints ?? []);
-  const searchFrom = hint?.line ?? null;
+  const hints = hunk.contextHints ?? [];
+  const hint = hintPosition(file, hints);
+  if (oldLines.length === 0 && hints.length === 0 && !hunk.atEndOfFile) {
+    // No old lines and no `@@` context: the reference implementation appends such a chunk
+    // at the end of the file; that rule is unambiguous, so Flint adopts it.
+    return insertion(file.lines.length, hunk, 'appended');
+  }
   if (oldLines.every((line) => line.trim() === '')) {
     // Pure insertion: only an end-of-file marker or a hint (the line above the change) can say where.
     if (hunk.atEndOfFile) return insertion(file.lines.length, hunk);
     if (hint && !hint.unique) return { status: 'unmatched', reason: 'ambiguous', matches: 2 };
     if (hint) return insertion(hint.line + 1, hunk);
-    return { status: 'unmatched', reason: 'empty', matches: 0 };
+    return { status: 'unmatched', reason: hints.length > 0 ? 'not-found' : 'empty', matches: 0 };
   }
   for (const pass of PASSES) {
-    const matches = findMatches(file.normalizedFor(pass), oldLines.map(pass.normalize), pass.skipBlankLines, searchFrom ?? 0, hunk.atEndOfFile === true);
+    const matches = findMatches(file, pass, oldLines.map(pass.normalize), hint?.line ?? 0, hunk.atEndOfFile === true);
     if (matches.length > 1) return { status: 'unmatched', reason: 'ambiguous', matches: matches.length };
     if (matches.length === 1) {
       const [start, end] = matches[0]!;
@@ -96,62 +168,55 @@ export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorRe
  * hints or when one is missing (then the whole file is searched). `unique` says whether
  * the last hint occurs only once from where it was looked for.
  *
- * Each hint costs at most one scan of the file from the previous hint's line; hints
- * beyond the innermost MAX_HINTS are dropped, so a stream of stacked `@@` lines cannot
- * make one hunk scan a long line thousands of times.
+ * Hints beyond the innermost MAX_HINTS are dropped, so a stream of stacked `@@` lines
+ * cannot make one hunk scan a long line thousands of times.
  */
 function hintPosition(file: AnchorableFile, hints: readonly string[]): { line: number; unique: boolean } | null {
   if (hints.length === 0) return null;
-  const lines = file.normalizedFor(PUNCTUATION_PASS);
-  const used = hints.slice(-MAX_HINTS);
   let position = 0;
-  let search = new LiteralSearch('');
-  for (const hint of used) {
-    search = new LiteralSearch(plainPunctuation(hint).trim());
-    const first = nextLineWith(lines, search, position);
+  let unique = true;
+  for (const hint of hints.slice(-MAX_HINTS)) {
+    const lines = file.linesWith(plainPunctuation(hint).trim());
+    const at = firstAtOrAfter(lines, position);
     // A hint that is not there is only a hint: search the whole file instead.
-    if (first === -1) return null;
-    position = first;
+    if (at === lines.length) return null;
+    position = lines[at]!;
+    unique = at + 1 === lines.length;
   }
-  return { line: position, unique: nextLineWith(lines, search, position + 1) === -1 };
+  return { line: position, unique };
 }
 
-function nextLineWith(lines: readonly string[], search: LiteralSearch, from: number): number {
-  for (let index = from; index < lines.length; index += 1) if (search.foundIn(lines[index]!)) return index;
-  return -1;
+function firstAtOrAfter(sorted: Int32Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
- * Every [start, end) where `needle` matches, start ≥ `from`; at most two are needed to
- * decide. With `skipBlank`, blank lines of the file may sit anywhere between the
- * needle's lines: the needle is then searched among the file's non-blank lines.
+ * Every [start, end) where the (normalized) old lines match, start ≥ `from`; at most two
+ * are needed to decide. In the blank-lines pass, blank lines of the file may sit anywhere
+ * between the needle's lines: the needle is searched among the file's non-blank lines.
  */
-function findMatches(haystack: readonly string[], needle: readonly string[], skipBlank: boolean, from: number, atEnd: boolean): Array<[number, number]> {
+function findMatches(file: AnchorableFile, pass: Pass, needle: readonly string[], from: number, atEnd: boolean): Array<[number, number]> {
   const matches: Array<[number, number]> = [];
-  const wanted = skipBlank ? needle.filter((line) => line !== '') : needle;
+  const wanted = pass.skipBlankLines ? needle.filter((line) => line !== '') : needle;
   if (wanted.length === 0) return matches;
-  const positions: number[] = [];
-  const searched: string[] = [];
-  for (let index = from; index < haystack.length; index += 1) {
-    if (skipBlank && haystack[index] === '') continue;
-    positions.push(index);
-    searched.push(haystack[index]!);
-  }
-  const lastNonBlank = atEnd ? lastNonBlankLine(haystack) : -1;
-  for (const start of occurrences(searched, wanted)) {
-    const end = positions[start + wanted.length - 1]! + 1;
+  const view = file.view(pass);
+  const fileLine = (index: number): number => (view.positions ? view.positions[index]! : index);
+  const first = view.positions ? firstAtOrAfter(view.positions, from) : from;
+  for (const start of view.index.matches(wanted, first)) {
+    const end = fileLine(start + wanted.length - 1) + 1;
     // At the end of the file: only blank lines may follow.
-    if (atEnd && lastNonBlank >= end) continue;
-    matches.push([positions[start]!, end]);
+    if (atEnd && file.lastNonBlank >= end) continue;
+    matches.push([fileLine(start), end]);
     if (matches.length > 1) break;
   }
   return matches;
-}
-
-function lastNonBlankLine(lines: readonly string[]): number {
-  let line = lines.length - 1;
-  while (line >= 0 && lines[line]!.trim() === '') line -= 1;
-  return line;
 }
 
 /** Builds the new lines for [start, end): the file's own context lines, the hunk's additions re-indented. */
@@ -199,6 +264,6 @@ function leading(line: string): string {
   return /^[ \t]*/.exec(line)![0];
 }
 
-function insertion(at: number, hunk: AnchorableHunk): AnchorResult {
-  return { status: 'anchored', start: at, end: at, replacement: newLinesOf(hunk.lines), tolerances: [] };
+function insertion(at: number, hunk: AnchorableHunk, placement?: 'appended'): AnchorResult {
+  return { status: 'anchored', start: at, end: at, replacement: newLinesOf(hunk.lines), tolerances: [], ...(placement ? { placement } : {}) };
 }

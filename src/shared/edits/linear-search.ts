@@ -41,15 +41,15 @@ export class LiteralSearch {
 }
 
 /**
- * Every start index at which `pattern` occurs in `sequence` (elements compared with
- * `===`), in increasing order, overlapping occurrences included; lazily, so a caller
+ * Every start index ≥ `from` at which `pattern` occurs in `sequence` (elements compared
+ * with `===`), in increasing order, overlapping occurrences included; lazily, so a caller
  * that needs two stops after two.
  *
  * Linear in elements compared; with strings, each comparison is paid for by the
  * characters matched before it, so the whole search is linear in characters too.
  */
-export function* occurrences<T>(sequence: readonly T[], pattern: readonly T[]): Generator<number> {
-  if (pattern.length === 0 || pattern.length > sequence.length) return;
+export function* occurrences<T>(sequence: readonly T[], pattern: readonly T[], from = 0): Generator<number> {
+  if (pattern.length === 0 || pattern.length > sequence.length - from) return;
   const failure = new Int32Array(pattern.length);
   let border = 0;
   for (let index = 1; index < pattern.length; index += 1) {
@@ -58,7 +58,7 @@ export function* occurrences<T>(sequence: readonly T[], pattern: readonly T[]): 
     failure[index] = border;
   }
   let matched = 0;
-  for (let index = 0; index < sequence.length; index += 1) {
+  for (let index = from; index < sequence.length; index += 1) {
     const element = sequence[index];
     while (matched > 0 && pattern[matched] !== element) matched = failure[matched - 1]!;
     if (pattern[matched] === element) matched += 1;

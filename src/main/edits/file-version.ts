@@ -1,0 +1,99 @@
+/**
+ * One version of a file's text, shared by every hunk proposed or planned on it.
+ *
+ * An answer's hunks all stand on the text the model saw; copying that text (or
+ * normalizing its lines) per hunk made memory and time grow as hunks × file. A version
+ * holds the text once, the anchoring indexes once (built on first use), and what changed
+ * since an older version once, so a thousand hunks cost a thousand small lookups.
+ */
+import { diffIndices } from 'node-diff3';
+import { AnchorableFile } from '../../shared/edits/anchor-hunk';
+import type { FileText } from '../fs/file-text';
+
+/** A stretch of the older version's lines [start, end) that is now `length` other lines. */
+export interface ChangedRegion {
+  start: number;
+  end: number;
+  length: number;
+}
+
+export class FileVersion {
+  /** Anchoring's view of the lines; shared with an older version holding the same lines. */
+  readonly anchorable: AnchorableFile;
+  private readonly changes = new WeakMap<FileVersion, ChangedRegion[]>();
+
+  private constructor(
+    readonly text: FileText,
+    anchorable?: AnchorableFile,
+  ) {
+    this.anchorable = anchorable ?? new AnchorableFile(text.lines);
+  }
+
+  /**
+   * The version for `text`; when `known` has the same lines (the file as Flint last saw
+   * it, read again), its indexes are reused rather than rebuilt.
+   */
+  static of(text: FileText, known?: FileVersion | null): FileVersion {
+    if (known && sameLines(known.text.lines, text.lines)) return known.text === text ? known : new FileVersion(text, known.anchorable);
+    return new FileVersion(text);
+  }
+
+  get lines(): readonly string[] {
+    return this.text.lines;
+  }
+
+  /** Whether both hold the same lines (line endings and BOM aside). */
+  sameLinesAs(other: FileVersion): boolean {
+    return other === this || other.anchorable === this.anchorable || sameLines(other.text.lines, this.text.lines);
+  }
+
+  /**
+   * What changed from `older` to this version, as regions of `older`'s lines, in order;
+   * worked out once per pair. The common head and tail are skipped first: a save usually
+   * touches one place, and the line diff then only sees that place.
+   */
+  changesSince(older: FileVersion): ChangedRegion[] {
+    let regions = this.changes.get(older);
+    if (regions) return regions;
+    const before = older.lines;
+    const after = this.lines;
+    let head = 0;
+    while (head < before.length && head < after.length && before[head] === after[head]) head += 1;
+    let tail = 0;
+    while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+    const middleBefore = before.slice(head, before.length - tail);
+    const middleAfter = after.slice(head, after.length - tail);
+    regions = diffIndices(middleBefore, middleAfter).map((chunk) => ({
+      start: head + chunk.buffer1[0],
+      end: head + chunk.buffer1[0] + chunk.buffer1[1],
+      length: chunk.buffer2[1],
+    }));
+    this.changes.set(older, regions);
+    return regions;
+  }
+
+  /**
+   * Where lines [start, end) of `older` are in this version, when nothing changed in or
+   * right next to them (a change touching the range is not safely movable: null).
+   */
+  mapRange(older: FileVersion, start: number, end: number): { start: number; end: number } | null {
+    let shift = 0;
+    for (const region of this.changesSince(older)) {
+      // A change right next to the range counts as touching it (the 3-way merge would call it a conflict).
+      if (region.end < start) {
+        shift += region.length - (region.end - region.start);
+        continue;
+      }
+      if (region.start > end) break;
+      return null;
+    }
+    return { start: start + shift, end: end + shift };
+  }
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}

@@ -1,0 +1,128 @@
+/**
+ * Where a hunk lands in a file's current text, without writing: a splice of the current
+ * lines, or why there is none.
+ *
+ * A hunk stands on the version of the file it was proposed on. If the file still holds
+ * those lines, the hunk is anchored there. If the user changed the file since, the hunk
+ * is anchored on its own version and carried over: moved past the user's changes when
+ * none touches its lines (the common case, costing a lookup), else merged 3-way, and a
+ * hunk that does not merge cleanly is a conflict — the user's text always wins.
+ */
+import { diff3Merge } from 'node-diff3';
+import { anchorHunk, type AnchorResult, type Tolerance } from '../../shared/edits/anchor-hunk';
+import type { HunkLine } from '../../shared/edits/edit-types';
+import type { Splice } from '../fs/file-text';
+import type { FileVersion } from './file-version';
+
+export interface HunkToApply {
+  path: string;
+  lines: readonly HunkLine[];
+  contextHints?: readonly string[];
+  atEndOfFile?: boolean;
+  /** The file as the hunk was proposed on; null if unknown (then it is anchored on whatever the file holds). */
+  base: FileVersion | null;
+  /**
+   * A search/replace block with an empty SEARCH: it creates the file when there is none
+   * (else it is appended, like any hunk that names no place).
+   */
+  createIfMissing?: boolean;
+}
+
+export type HunkPlan =
+  | {
+      status: 'planned';
+      splice: Splice;
+      tolerances: Tolerance[];
+      /** Carried over the user's changes since the hunk was proposed. */
+      merged: boolean;
+      /** 1-based line of the current text where the hunk lands. */
+      anchorLine: number;
+      /** The hunk named no place and goes at the end of the file. */
+      appended: boolean;
+    }
+  | { status: 'unmatched'; message: string }
+  | { status: 'conflict'; message: string };
+
+type Anchored = Extract<AnchorResult, { status: 'anchored' }>;
+
+/** Plans `hunk` on the file's current version (see the header). */
+export function planHunk(current: FileVersion, hunk: HunkToApply, path: string): HunkPlan {
+  const base = hunk.base;
+  const direct = base === null || base.sameLinesAs(current);
+  const anchored = anchorHunk(direct ? current.anchorable : base.anchorable, hunk);
+  if (anchored.status !== 'anchored') return unmatched(path, anchored.reason);
+  if (direct) return planned(anchored, anchored, false);
+  if (anchored.placement === 'appended') {
+    // "At the end" is wherever the end is now.
+    const end = current.lines.length;
+    return planned({ start: end, end, replacement: anchored.replacement }, anchored, true);
+  }
+  const moved = current.mapRange(base, anchored.start, anchored.end);
+  if (moved) return planned({ ...moved, replacement: anchored.replacement }, anchored, true);
+  return mergeThreeWay(current, base, anchored, path);
+}
+
+/**
+ * The hunk's lines touch lines the user changed: a 3-way merge decides (base → the
+ * user's text, base → the hunk applied). Costs the whole file, so only this case pays it.
+ */
+function mergeThreeWay(current: FileVersion, base: FileVersion, anchored: Anchored, path: string): HunkPlan {
+  const theirs = [...base.lines.slice(0, anchored.start), ...anchored.replacement, ...base.lines.slice(anchored.end)];
+  const regions = diff3Merge<string>([...current.lines], [...base.lines], theirs, { excludeFalseConflicts: true });
+  if (regions.some((region) => region.conflict)) {
+    return { status: 'conflict', message: `${path} changed where this hunk applies; your text was kept and the hunk was not applied.` };
+  }
+  const merged = regions.flatMap((region) => region.ok ?? []);
+  return planned(differingStretch(current.lines, merged), anchored, true);
+}
+
+/** The one stretch where `after` differs from `before`, as a splice of `before` (untouched lines keep their line endings). */
+function differingStretch(before: readonly string[], after: readonly string[]): Splice {
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head += 1;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+  return { start: head, end: before.length - tail, replacement: after.slice(head, after.length - tail) };
+}
+
+function planned(splice: Splice, anchored: Anchored, merged: boolean): HunkPlan {
+  return { status: 'planned', splice, tolerances: anchored.tolerances, merged, anchorLine: splice.start + 1, appended: anchored.placement === 'appended' };
+}
+
+/** Why a hunk has no place, in words that say Flint chose not to guess. */
+export function unmatched(path: string, reason: 'not-found' | 'ambiguous' | 'empty'): Extract<HunkPlan, { status: 'unmatched' }> {
+  switch (reason) {
+    case 'ambiguous':
+      return { status: 'unmatched', message: `The hunk's text appears more than once in ${path}; Flint applies a hunk only where it matches exactly one place (never the first match), so it was not applied.` };
+    case 'empty':
+      return { status: 'unmatched', message: `The hunk has no lines to locate it by in ${path}; it was not applied.` };
+    case 'not-found':
+      return { status: 'unmatched', message: `The hunk's text is not in ${path} (Flint tolerates whitespace, quotes, dashes, indentation and blank lines, never a changed or skipped line); it was not applied.` };
+    default: {
+      const exhaustive: never = reason;
+      return exhaustive;
+    }
+  }
+}
+
+/**
+ * Which of several plans on one text can land together: in text order, each after the
+ * one before (insertions at a point before a replacement starting there). The others
+ * overlap an earlier hunk and must be planned again on the text the earlier ones leave.
+ */
+export function nonOverlapping<T extends { splice: Splice; order: number }>(plans: readonly T[]): { together: T[]; overlapping: T[] } {
+  const sorted = [...plans].sort((a, b) => a.splice.start - b.splice.start || spliceWidth(a) - spliceWidth(b) || a.order - b.order);
+  const together: T[] = [];
+  const overlapping: T[] = [];
+  let reached = 0;
+  for (const plan of sorted) {
+    if (plan.splice.start < reached) overlapping.push(plan);
+    else {
+      together.push(plan);
+      reached = plan.splice.end;
+    }
+  }
+  return { together, overlapping };
+}
+
+const spliceWidth = (plan: { splice: Splice }): number => (plan.splice.end > plan.splice.start ? 1 : 0);

@@ -1,0 +1,95 @@
+/**
+ * Where a hunk's lines sit in a file, found without scanning the file per hunk.
+ *
+ * An answer may hold a thousand hunks for one file: matching each by a pass over the
+ * whole file is hunks × lines. A LineIndex is built once per file version (and
+ * normalization), in one pass plus a sort, and then a hunk costs its own lines plus the
+ * places its rarest line occurs. When even its rarest line is so common that checking
+ * every place would cost more than a scan (a hunk of `}` and blank lines), the search
+ * falls back to the linear scan (Knuth–Morris–Pratt): never worse than before.
+ */
+import { occurrences } from './linear-search';
+
+/** FNV-1a over UTF-16 code units: cheap, and only ever a filter (candidates are compared whole). */
+function hashLine(line: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < line.length; index += 1) {
+    hash ^= line.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  // As an int32, like the Int32Array it is compared with (the empty line never went through imul).
+  return hash | 0;
+}
+
+export class LineIndex {
+  /** Line numbers sorted by (hash, line number): equal lines sit together, in file order. */
+  private readonly order: Int32Array;
+  private readonly sortedHashes: Int32Array;
+
+  constructor(readonly lines: readonly string[]) {
+    const hashes = new Int32Array(lines.length);
+    for (let index = 0; index < lines.length; index += 1) hashes[index] = hashLine(lines[index]!);
+    const order = new Int32Array(lines.length);
+    for (let index = 0; index < order.length; index += 1) order[index] = index;
+    order.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+    this.order = order;
+    this.sortedHashes = new Int32Array(order.length);
+    for (let index = 0; index < order.length; index += 1) this.sortedHashes[index] = hashes[order[index]!]!;
+  }
+
+  /**
+   * Every start ≥ `from` where `needle` occurs as consecutive lines, in increasing order,
+   * overlapping ones included; lazily (a caller that needs two stops after two).
+   */
+  *matches(needle: readonly string[], from: number): Generator<number> {
+    const span = this.lines.length - from;
+    if (needle.length === 0 || needle.length > span) return;
+    // Checking more places than this costs more than one linear scan.
+    const worthChecking = Math.floor(span / needle.length);
+    const rarest = this.rarest(needle, worthChecking);
+    if (rarest === null) {
+      for (const start of occurrences(this.lines, needle, from)) yield start;
+      return;
+    }
+    for (let slot = rarest.first; slot < rarest.end; slot += 1) {
+      const start = this.order[slot]! - rarest.offset;
+      if (start >= from && this.holdsAt(needle, start)) yield start;
+    }
+  }
+
+  /**
+   * The needle's line with the fewest candidate places (at most `limit`), and where those
+   * places sit in `order`; null when every line has more. Counting stops at the best so
+   * far or the limit, so the whole choice costs at most needle × limit ≤ one scan.
+   */
+  private rarest(needle: readonly string[], limit: number): { offset: number; first: number; end: number } | null {
+    let best: { offset: number; first: number; end: number } | null = null;
+    for (let offset = 0; offset < needle.length; offset += 1) {
+      const cap = best ? best.end - best.first - 1 : limit;
+      const hash = hashLine(needle[offset]!);
+      const first = this.lowerBound(hash);
+      let end = first;
+      while (end < this.sortedHashes.length && this.sortedHashes[end] === hash && end - first <= cap) end += 1;
+      if (end - first <= cap) best = { offset, first, end };
+      if (best && best.first === best.end) break;
+    }
+    return best;
+  }
+
+  private lowerBound(hash: number): number {
+    let low = 0;
+    let high = this.sortedHashes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.sortedHashes[middle]! < hash) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  private holdsAt(needle: readonly string[], start: number): boolean {
+    if (start + needle.length > this.lines.length) return false;
+    for (let index = 0; index < needle.length; index += 1) if (this.lines[start + index] !== needle[index]) return false;
+    return true;
+  }
+}
