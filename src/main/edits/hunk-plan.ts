@@ -106,23 +106,49 @@ export function unmatched(path: string, reason: 'not-found' | 'ambiguous' | 'emp
 }
 
 /**
- * Which of several plans on one text can land together: in text order, each after the
- * one before (insertions at a point before a replacement starting there). The others
- * overlap an earlier hunk and must be planned again on the text the earlier ones leave.
+ * Which of several plans on one text can land together: each hunk, in the answer's order,
+ * claims its lines unless an earlier hunk claimed some of them (an insertion claims only
+ * its point, so it may sit at either edge of another hunk's lines). Those that land
+ * together come back in text order, ready to splice (insertions before a replacement
+ * starting at their point); the others must be planned again on the text the first leave.
  */
 export function nonOverlapping<T extends { splice: Splice; order: number }>(plans: readonly T[]): { together: T[]; overlapping: T[] } {
-  const sorted = [...plans].sort((a, b) => a.splice.start - b.splice.start || spliceWidth(a) - spliceWidth(b) || a.order - b.order);
-  const together: T[] = [];
+  const claimed: T[] = [];
   const overlapping: T[] = [];
-  let reached = 0;
-  for (const plan of sorted) {
-    if (plan.splice.start < reached) overlapping.push(plan);
-    else {
-      together.push(plan);
-      reached = plan.splice.end;
-    }
+  for (const plan of [...plans].sort((a, b) => a.order - b.order)) {
+    // Claimed stays sorted by start: only the neighbours of the insertion point can overlap.
+    const at = insertionPoint(claimed, plan);
+    if (overlaps(claimed[at - 1], plan) || overlaps(claimed[at], plan)) overlapping.push(plan);
+    else claimed.splice(at, 0, plan);
   }
-  return { together, overlapping };
+  return { together: claimed, overlapping };
+}
+
+/** Where `plan` goes in `sorted` (by start; at one point, insertions first, then by order). */
+function insertionPoint<T extends { splice: Splice; order: number }>(sorted: readonly T[], plan: T): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (textOrder(sorted[middle]!, plan) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function textOrder(a: { splice: Splice; order: number }, b: { splice: Splice; order: number }): number {
+  return a.splice.start - b.splice.start || spliceWidth(a) - spliceWidth(b) || a.order - b.order;
+}
+
+/** Whether two splices share a line (or an insertion falls strictly inside the other's lines). */
+function overlaps(a: { splice: Splice } | undefined, b: { splice: Splice }): boolean {
+  if (!a) return false;
+  const [x, y] = [a.splice, b.splice];
+  if (x.start === x.end || y.start === y.end) {
+    const [point, range] = x.start === x.end ? [x.start, y] : [y.start, x];
+    return range.start < point && point < range.end;
+  }
+  return x.start < y.end && y.start < x.end;
 }
 
 const spliceWidth = (plan: { splice: Splice }): number => (plan.splice.end > plan.splice.start ? 1 : 0);
