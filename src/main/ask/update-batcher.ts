@@ -13,6 +13,8 @@ import type { Disposable } from '../lifecycle';
 
 export class UpdateBatcher implements Disposable {
   private pending: AnswerUpdate;
+  /** Where each hunk of the pending batch is in its list. */
+  private readonly pendingIndex = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   /** The pending flush is an immediate one (a hunk's first line). */
   private immediate = false;
@@ -30,8 +32,10 @@ export class UpdateBatcher implements Disposable {
 
   /** Records a hunk's latest state; `appendLines` add to what the batch already carries. */
   hunk(update: HunkUpdate, urgent: boolean): void {
-    const index = this.pending.hunks.findIndex((candidate) => candidate.id === update.id);
-    if (index === -1) {
+    // By id, not by search: an Accept all of a thousand hunks changes them all in one batch.
+    const index = this.pendingIndex.get(update.id);
+    if (index === undefined) {
+      this.pendingIndex.set(update.id, this.pending.hunks.length);
       this.pending.hunks.push({ ...update, appendLines: [...update.appendLines] });
     } else {
       // Lines are appended in place: this runs per streamed line, so no copying of the batch.
@@ -72,6 +76,7 @@ export class UpdateBatcher implements Disposable {
     this.immediate = false;
     const update = this.pending;
     this.pending = { sessionId: this.sessionId, hunks: [] };
+    this.pendingIndex.clear();
     if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined) {
       this.awaitingAck = true;
       this.emit(update);
