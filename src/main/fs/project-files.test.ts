@@ -21,7 +21,7 @@ describe('the lexical policy', () => {
 
   it.each(PURPOSES)('refuses every path that could leave the root, for the %s', (purpose) => {
     for (const path of ESCAPES) {
-      expect(lexicalRefusal(path, purpose), JSON.stringify(path)).toBe(`Refused: ${JSON.stringify(path)} is not a path inside the project.`);
+      expect(lexicalRefusal(path, purpose), JSON.stringify(path)).toBe(`Refused: ${JSON.stringify(path)} is not a path inside the project (Flint refuses absolute paths and "..").`);
       expect(() => relativePathOf(path, purpose), JSON.stringify(path)).toThrow(expect.objectContaining({ code: 'outside-project' }));
     }
   });

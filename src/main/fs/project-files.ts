@@ -101,7 +101,7 @@ export function relativePathOf(path: string, purpose: PathPurpose): string {
 function checkLexically(path: string, rules: PathRules): { relativePath: string } | { refusal: string } {
   if (path.length > rules.maxLength) return { refusal: `Refused: ${shownPath(path)} is ${path.length} characters long; no file system takes such a path.` };
   const relativePath = normalizeRelativePath(rules.trim ? path.trim() : path);
-  if (relativePath === null) return { refusal: `Refused: ${JSON.stringify(shownPath(path))} is not a path inside the project.` };
+  if (relativePath === null) return { refusal: `Refused: ${JSON.stringify(shownPath(path))} is not a path inside the project (Flint refuses absolute paths and "..").` };
   if (rules.refuseGit && touchesGitFolder(relativePath)) {
     const spelledPlainly = relativePath.split('/').some((segment) => segment.toLowerCase() === '.git');
     const how = spelledPlainly ? '' : ' (Windows or macOS read that name as .git)';
