@@ -93,6 +93,8 @@ describe('EditStreamParser: search/replace', () => {
     ]);
     expect(oldLinesOf(answer.files[0]!.hunks[0]!.lines)).toEqual(['def main():', '    print("hello")']);
     expect(newLinesOf(answer.files[0]!.hunks[0]!.lines)).toEqual(['def main() -> None:', '    print("hello, world")']);
+    // The path lines and fences head the blocks: they are not prose.
+    expect(answer.prose).toEqual(['Here is the fix.', '', '', '']);
     expect(answer.problems).toEqual([]);
   });
 
@@ -211,24 +213,40 @@ describe('EditStreamParser: adversarial lines (time linear in the input: growth 
 
 describe('EditStreamParser: fuzzing', () => {
   const alphabet = ['*** Begin Patch\n', '*** End Patch\n', '*** Update File: a\n', '*** Add File: b\n', '*** Delete File: c\n', '*** Move to: d\n', '@@\n', '@@ x\n', '-a\n', '+b\n', ' c\n', '\n', '<<<<<<< SEARCH\n', '=======\n', '>>>>>>> REPLACE\n', 'path.ts\n', '*** End of File\n', 'text', '\r\n', '\u0000', '💥', '*', '@'];
+  // What models really write: padded markers, fences, a stray `>`, bare names, empty SEARCH, blank and one-space lines.
+  const variants = [' *** Begin Patch\n', ' *** End Patch\n', '  *** Update File: b.txt\n', '  *** Add File: x\n', ' *** Delete File: c\n', ' *** Move to: d\n', ' *** End of File\n', ' *** Note\n', '```\n', '```python\n', '<<<<<<< SEARCH>\n', '>>>>>>> REPLACE>\n', 'Makefile\n', '...\n', 'Fix:\n', ' \n', '<<<<<<< SEARCH\n=======\n'];
+  const pieces = [...alphabet, ...variants];
+  const eventsOf = (text: string, sizes: number[], truncated: boolean) => {
+    const events: EditEvent[] = [];
+    const parser = new EditStreamParser((event) => events.push(event));
+    let offset = 0;
+    for (const size of sizes.length > 0 ? sizes : [text.length]) {
+      parser.push(text.slice(offset, offset + size));
+      offset += size;
+    }
+    parser.push(text.slice(offset));
+    parser.finish(truncated);
+    return events;
+  };
 
-  it('never throws, always finishes, and keeps hunk events in order, on random and mutated streams', () => {
+  it('never throws, always finishes, gives the same events however it is chunked, and keeps hunk events in order, on random and mutated streams', () => {
     const random = seededRandom(42);
     const sources = [...Object.values(fixtures.ALL_FIXTURES)];
     for (let trial = 0; trial < 2000; trial += 1) {
       let text: string;
       if (trial % 2 === 0) {
-        text = Array.from({ length: 1 + Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+        text = Array.from({ length: 1 + Math.floor(random() * 40) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
       } else {
         const base = sources[trial % sources.length]!;
         const at = Math.floor(random() * base.length);
         const cut = Math.floor(random() * 20);
-        text = base.slice(0, at) + alphabet[Math.floor(random() * alphabet.length)] + base.slice(at + cut);
+        text = base.slice(0, at) + pieces[Math.floor(random() * pieces.length)] + base.slice(at + cut);
       }
-      const events: EditEvent[] = [];
-      const parser = new EditStreamParser((event) => events.push(event));
-      for (let offset = 0; offset < text.length; offset += 1 + Math.floor(random() * 9)) parser.push(text.slice(offset, offset + 1 + Math.floor(random() * 9)));
-      parser.finish(random() < 0.5);
+      const truncated = random() < 0.5;
+      const sizes: number[] = [];
+      for (let length = 0; length < text.length; length += sizes.at(-1)!) sizes.push(1 + Math.floor(random() * 9));
+      const events = eventsOf(text, sizes, truncated);
+      expect(events, JSON.stringify(text)).toEqual(eventsOf(text, [], truncated));
       expect(events.at(-1)?.type).toBe('done');
       const open = new Set<number>();
       for (const event of events) {

@@ -5,14 +5,52 @@
  * - Deltas of any size give the same events: the parser acts on whole lines only, and the
  *   unfinished tail of the stream waits in a buffer until its newline (or the end) arrives.
  * - Nothing is dropped silently: whatever is repaired or ignored becomes a `problem` event.
+ *   Lines that are not content go without one: a bare empty line that ends a hunk (models
+ *   separate sections and hunks with empty lines: it is a separator), the path line and
+ *   fences that head a search/replace block, and the fence a patch envelope is written in.
+ * - The parser never writes what the answer didn't say: every hunk line is a line of the
+ *   answer, at most without its `+`/`-`/` ` prefix.
  * - Events of a hunk come in order: hunk-open, hunk-line…, then hunk-complete — or no
  *   hunk-complete at all if the stream was truncated inside it (the hunk is partial).
  * - Never throws on any input; work per delta is linear in its length.
  *
  * Formats: the V4A apply_patch envelope (`*** Begin Patch` … `*** End Patch`) and
  * search/replace blocks (`path` line, `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE`).
+ *
+ * What models really write, and how it is read:
+ * - Envelope markers padded with spaces are markers. In an Add section every line of the
+ *   new file starts with `+`, so any line whose trimmed text is a marker is one. In an
+ *   Update section, a padded line is a marker only if its trimmed text is one of the
+ *   envelope's own (a file header, Begin or End Patch, End of File, Move to): " *** Note"
+ *   stays a context line.
+ * - A bare empty line in an Update or Add section is an empty line that lost its prefix
+ *   only if another line of the hunk follows; until then it is held, and at the hunk's end
+ *   (`@@`, a marker, the end of the answer) it is dropped. A line of one space is an
+ *   explicit empty context line and is emitted at once.
+ * - A block's file is named by the prose line right before its SEARCH marker (an opening
+ *   fence and two blank lines may sit between them); a block without one continues the
+ *   previous block's file. The few lines that may be such a header are held until the next line
+ *   tells (see edit-stream-header.ts), so prose can come a few lines late. A fence right
+ *   before `*** Begin Patch` is the envelope's. A consumed fence's closing fence is
+ *   consumed too (it ends a patch that lacks End Patch, with a problem).
+ * - Marker spellings vary without a problem: 5 to 9 brackets, a missing space, a stray `>`.
  */
 import type { EditEvent, EditStreamParserOptions, FileOperation, HunkLine } from './edit-types';
+import { BlockHeaderLookahead } from './edit-stream-header';
+import { UnfinishedLine } from './unfinished-line';
+import {
+  BEGIN_PATCH,
+  END_OF_FILE,
+  END_PATCH,
+  fileHeader,
+  hunkHeaderHint,
+  isDividerMarker,
+  isEnvelopeMarker,
+  isReplaceMarker,
+  isSearchMarker,
+  markerArgument,
+  MOVE_MARKER,
+} from './edit-stream-markers';
 
 /** Where the parser is. */
 type Mode =
@@ -29,30 +67,9 @@ type Mode =
   /** In a search/replace block, after `=======`. */
   | 'replace';
 
-// Regexes here are anchored at the start, with bounded or single quantifiers: linear on
-// any line. Markers that end in a free-form argument (file headers, Move to) are read by
-// hand: `(.*?)\s*$` retries from every character of a whitespace run (quadratic).
-const UNIFIED_HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$/;
-const SEARCH_MARKER = /^<{5,9} ?SEARCH\s*$/;
-const DIVIDER_MARKER = /^={5,9}\s*$/;
-const REPLACE_MARKER = /^>{5,9} ?REPLACE\s*$/;
-const MOVE_MARKER = '*** Move to:';
-const FILE_MARKERS: ReadonlyArray<[string, FileOperation]> = [
-  ['*** Update File:', 'update'],
-  ['*** Add File:', 'add'],
-  ['*** Delete File:', 'delete'],
-];
-
-const LINE_SEPARATOR = /[\r\u2028\u2029]/;
-const WHITESPACE = /\s/;
-const isWhitespace = (character: string | undefined): boolean => character !== undefined && WHITESPACE.test(character);
-/** Quotes and emphasis models wrap a path in (`path`, **path**, "path"); a colon may end it too. */
-const WRAPPING = '`*"\'';
-const TRAILING = '`*"\':';
-
 export class EditStreamParser {
-  /** The unfinished last line, in the pieces it arrived in. */
-  private pieces: string[] = [];
+  /** The unfinished last line, until its newline arrives. */
+  private readonly unfinished = new UnfinishedLine();
   private mode: Mode = 'prose';
   private lineNumber = 0;
   private fileIndex = -1;
@@ -64,45 +81,50 @@ export class EditStreamParser {
   private pendingHints: string[] = [];
   /** An `@@` header was read and no line has followed it yet. */
   private headerPending = false;
-  /** The last prose line that looks like a file path (search/replace names files that way). */
-  private pathCandidate: string | null = null;
+  /** Bare empty lines of a patch section read since its last hunk line: empty lines or separators, as what follows tells. */
+  private heldBlankLines = 0;
+  /** Prose lines that may head a search/replace block, held until the next line tells. */
+  private readonly blockHeader: BlockHeaderLookahead;
   private searchReplacePath: string | null = null;
   private sawPatchEnvelope = false;
   private finished = false;
 
   constructor(
     private readonly emit: (event: EditEvent) => void,
-    private readonly options: EditStreamParserOptions = {},
-  ) {}
+    options: EditStreamParserOptions = {},
+  ) {
+    this.blockHeader = new BlockHeaderLookahead((text) => this.emit({ type: 'prose', text }), options.isProjectPath);
+  }
 
   /** Feeds the next piece of the answer. Work is linear in the delta, however long the line. */
   push(delta: string): void {
     if (this.finished || delta.length === 0) return;
     let newline = delta.indexOf('\n');
     if (newline === -1) {
-      this.pieces.push(delta);
+      this.unfinished.add(delta);
       return;
     }
-    this.line(this.pieces.join('') + delta.slice(0, newline));
-    this.pieces = [];
+    this.line(this.unfinished.take() + delta.slice(0, newline));
     let start = newline + 1;
     while ((newline = delta.indexOf('\n', start)) !== -1) {
       this.line(delta.slice(start, newline));
       start = newline + 1;
     }
-    if (start < delta.length) this.pieces.push(delta.slice(start));
+    if (start < delta.length) this.unfinished.add(delta.slice(start));
   }
 
   /**
    * Ends the answer. `truncated` means the stream stopped early (interrupt, drop): an
-   * unfinished last line is discarded and an open hunk stays partial.
+   * unfinished last line is discarded and an open hunk stays partial. Held prose lines are
+   * whole lines the model wrote, so they are shown either way: only SEARCH could have made
+   * them a block's header, and none came.
    */
   finish(truncated: boolean): void {
     if (this.finished) return;
-    const rest = this.pieces.join('');
-    this.pieces = [];
+    const rest = this.unfinished.take();
     if (!truncated && rest.length > 0) this.line(rest);
     this.finished = true;
+    this.blockHeader.release();
     if (!truncated) this.closeAtEnd();
     this.emit({ type: 'done', truncated });
   }
@@ -131,37 +153,38 @@ export class EditStreamParser {
 
   private proseLine(text: string): void {
     const trimmed = text.trim();
-    if (trimmed === '*** Begin Patch') {
-      this.mode = 'patch';
+    if (isSearchMarker(trimmed)) return this.openSearch();
+    if (trimmed === BEGIN_PATCH || fileHeader(trimmed) !== null) return this.openEnvelope(trimmed);
+    if (!isDividerMarker(trimmed) && !isReplaceMarker(trimmed)) return this.blockHeader.line(text);
+    // No block follows: what was held back is prose, and it came first.
+    this.blockHeader.release();
+    this.problem(`A stray "${trimmed}" marker outside a search/replace block was ignored.`);
+  }
+
+  /** A patch begins (with Begin Patch, or straight at a file header); a fence right before it is its own. */
+  private openEnvelope(trimmed: string): void {
+    this.blockHeader.takeFence();
+    this.mode = 'patch';
+    if (trimmed === BEGIN_PATCH) {
       this.sawPatchEnvelope = true;
       return;
     }
-    if (fileHeader(trimmed) !== null) {
-      this.problem('A file header came without "*** Begin Patch"; read as a patch anyway.');
-      this.mode = 'patch';
-      return this.patchLine(trimmed);
-    }
-    if (SEARCH_MARKER.test(trimmed)) return this.openSearch();
-    if (DIVIDER_MARKER.test(trimmed) || REPLACE_MARKER.test(trimmed)) {
-      this.problem(`A stray "${trimmed}" marker outside a search/replace block was ignored.`);
-      return;
-    }
-    const candidate = asPathCandidate(trimmed);
-    if (candidate !== null) this.pathCandidate = candidate;
-    this.emit({ type: 'prose', text });
+    this.problem('A file header came without "*** Begin Patch"; read as a patch anyway.');
+    this.patchLine(trimmed);
   }
 
   private patchLine(text: string): void {
     const trimmed = text.trim();
     const header = fileHeader(trimmed);
     if (header) return this.openFile(header.operation, header.path);
-    if (trimmed === '*** End Patch') {
+    if (trimmed === END_PATCH) {
       this.mode = 'prose';
       return;
     }
-    if (trimmed === '*** Begin Patch') return this.problem('A second "*** Begin Patch" was ignored.');
+    if (trimmed === BEGIN_PATCH) return this.problem('A second "*** Begin Patch" was ignored.');
     if (trimmed === '') return;
     if (trimmed.startsWith('***')) return this.problem(`An unknown marker "${trimmed.slice(0, 60)}" was ignored.`);
+    if (this.blockHeader.closesFence(text)) return this.fenceEndsPatch(text);
     this.problem('Text between file sections of a patch was shown as prose.');
     this.emit({ type: 'prose', text });
   }
@@ -170,7 +193,6 @@ export class EditStreamParser {
     this.closeHunk();
     // A search/replace block after this section must name its file again: no guessing across it.
     this.searchReplacePath = null;
-    this.pathCandidate = null;
     if (path === '') {
       this.problem(`A "${operation}" file header without a path was ignored.`);
       this.mode = 'patch';
@@ -188,58 +210,82 @@ export class EditStreamParser {
 
   private updateLine(text: string): void {
     const trimmed = text.trim();
-    // Markers start the line: " *** Note" is a context line, not a marker.
-    if (text.startsWith('*** ')) {
-      const move = markerArgument(trimmed, MOVE_MARKER);
-      if (move !== null) {
-        if (this.hunkIndex >= 0 && this.hunkOpen) this.problem('"*** Move to:" after a hunk was applied to the file anyway.');
-        return this.emit({ type: 'move', fileIndex: this.fileIndex, to: move });
-      }
-      if (trimmed === '*** End of File') {
-        if (this.hunkOpen) this.emit({ type: 'hunk-at-end', hunkIndex: this.hunkIndex });
-        else this.problem('"*** End of File" outside a hunk was ignored.');
-        return this.closeHunk();
-      }
-      this.closeHunk();
-      return this.patchLine(trimmed);
-    }
-    if (text.startsWith('@@')) {
-      // Stacked `@@` lines (class, then method) narrow one hunk; they are not empty hunks.
-      this.closeHunk(false);
-      this.headerPending = true;
-      const unified = UNIFIED_HUNK_HEADER.exec(text);
-      if (unified) {
-        this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
-        if (unified[1]!.trim()) this.pendingHints.push(unified[1]!.trim());
-      } else if (text.slice(2).trim()) {
-        this.pendingHints.push(text.slice(2).trim());
-      }
+    // Markers start the line, or are the whole line once trimmed: " *** Note" is a context line.
+    if (text.startsWith('*** ') || isEnvelopeMarker(trimmed)) return this.updateMarker(trimmed);
+    if (text.startsWith('@@')) return this.hunkHeader(text);
+    if (text === '') {
+      this.heldBlankLines += 1;
       return;
     }
     const prefix = text[0];
     if (prefix === ' ' || prefix === '-' || prefix === '+') {
       return this.hunkLine({ kind: prefix === ' ' ? 'context' : prefix === '-' ? 'remove' : 'add', text: text.slice(1) });
     }
-    // Models often drop the space that prefixes an empty context line.
-    if (text === '') return this.hunkLine({ kind: 'context', text: '' });
+    if (this.blockHeader.closesFence(text)) return this.fenceEndsPatch(text);
     this.problem(`An unprefixed line in a hunk was read as context: ${JSON.stringify(text.slice(0, 60))}.`);
     this.hunkLine({ kind: 'context', text });
   }
 
+  private updateMarker(trimmed: string): void {
+    // Blank lines before a marker separate; they are not lines of the hunk.
+    this.heldBlankLines = 0;
+    const move = markerArgument(trimmed, MOVE_MARKER);
+    if (move !== null) {
+      if (this.hunkIndex >= 0 && this.hunkOpen) this.problem('"*** Move to:" after a hunk was applied to the file anyway.');
+      return this.emit({ type: 'move', fileIndex: this.fileIndex, to: move });
+    }
+    if (trimmed === END_OF_FILE) {
+      if (this.hunkOpen) this.emit({ type: 'hunk-at-end', hunkIndex: this.hunkIndex });
+      else this.problem('"*** End of File" outside a hunk was ignored.');
+      return this.closeHunk();
+    }
+    this.closeHunk();
+    this.patchLine(trimmed);
+  }
+
+  private hunkHeader(text: string): void {
+    // Stacked `@@` lines (class, then method) narrow one hunk; they are not empty hunks.
+    this.closeHunk(false);
+    this.headerPending = true;
+    const { hint, hadLineNumbers } = hunkHeaderHint(text);
+    if (hadLineNumbers) this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
+    if (hint) this.pendingHints.push(hint);
+  }
+
   private addLine(text: string): void {
     const trimmed = text.trim();
-    if (text.startsWith('*** ') && (fileHeader(trimmed) !== null || trimmed === '*** End Patch' || trimmed === '*** Begin Patch')) {
-      this.closeHunk();
-      this.mode = 'patch';
-      return this.patchLine(trimmed);
-    }
+    // Every line of a new file starts with `+`: a marker is one however it is padded.
+    if (isEnvelopeMarker(trimmed)) return this.addMarker(trimmed);
     if (text.startsWith('+')) return this.hunkLine({ kind: 'add', text: text.slice(1) });
+    if (text === '') {
+      this.heldBlankLines += 1;
+      return;
+    }
+    if (this.blockHeader.closesFence(text)) return this.fenceEndsPatch(text);
     this.problem(`A line of a new file without "+" was added as written: ${JSON.stringify(text.slice(0, 60))}.`);
     this.hunkLine({ kind: 'add', text });
   }
 
+  private addMarker(trimmed: string): void {
+    if (trimmed === END_OF_FILE || markerArgument(trimmed, MOVE_MARKER) !== null) {
+      return this.problem(`"${trimmed.slice(0, 60)}" in a new file was ignored.`);
+    }
+    this.closeHunk();
+    this.mode = 'patch';
+    this.patchLine(trimmed);
+  }
+
+  /** The fence the patch was written in closed before `*** End Patch`: the patch ended there. */
+  private fenceEndsPatch(fence: string): void {
+    this.problem('A code fence closed the patch before "*** End Patch"; the patch ends there.');
+    this.closeHunk();
+    this.mode = 'prose';
+    this.blockHeader.line(fence);
+  }
+
   private openSearch(): void {
-    const path = this.pathCandidate;
+    // No path line right before: the block continues the previous block's file, the common case.
+    const path = this.blockHeader.take() ?? (this.searchReplacePath || null);
     if (path === null) {
       this.problem('A search/replace block without a file path before it cannot be applied; it is shown as unmatched.');
     }
@@ -255,11 +301,11 @@ export class EditStreamParser {
 
   private searchReplaceLine(text: string): void {
     const trimmed = text.trim();
-    if (this.mode === 'search' && DIVIDER_MARKER.test(trimmed)) {
+    if (this.mode === 'search' && isDividerMarker(trimmed)) {
       this.mode = 'replace';
       return;
     }
-    if (REPLACE_MARKER.test(trimmed)) {
+    if (isReplaceMarker(trimmed)) {
       if (this.mode === 'search') this.problem('A search/replace block had no "=======" divider; its replacement is empty.');
       this.closeHunk();
       this.mode = 'prose';
@@ -277,14 +323,21 @@ export class EditStreamParser {
     this.pendingHints = [];
   }
 
+  /** Emits a line of the open hunk (opening one if none is), after the blank lines held before it. */
   private hunkLine(line: HunkLine): void {
     if (!this.hunkOpen) this.openHunk();
     this.hunkHasLines = true;
+    const blank: HunkLine = { kind: this.mode === 'add' ? 'add' : 'context', text: '' };
+    for (; this.heldBlankLines > 0; this.heldBlankLines -= 1) this.emit({ type: 'hunk-line', hunkIndex: this.hunkIndex, line: { ...blank } });
     this.emit({ type: 'hunk-line', hunkIndex: this.hunkIndex, line });
   }
 
-  /** Closes the open hunk; at a section's end also reports an `@@` that no line followed. */
+  /**
+   * Closes the open hunk, dropping the blank lines held at its end (separators); at a
+   * section's end also reports an `@@` that no line followed.
+   */
   private closeHunk(endOfSection = true): void {
+    this.heldBlankLines = 0;
     if (endOfSection && this.headerPending) {
       this.headerPending = false;
       this.pendingHints = [];
@@ -324,52 +377,4 @@ export class EditStreamParser {
   private problem(message: string): void {
     this.emit({ type: 'problem', message, lineNumber: this.lineNumber });
   }
-}
-
-/** A file header (`*** Update File: path`, Add, Delete) on a trimmed line, or null. */
-function fileHeader(trimmed: string): { operation: FileOperation; path: string } | null {
-  for (const [marker, operation] of FILE_MARKERS) {
-    const path = markerArgument(trimmed, marker);
-    if (path !== null) return { operation, path };
-  }
-  return null;
-}
-
-/**
- * What follows `marker` at the start of a trimmed line, trimmed; null if the line is not
- * that marker. A line separator inside (`\r`, U+2028, U+2029) makes it no marker: an
- * argument is one line.
- */
-function markerArgument(trimmed: string, marker: string): string | null {
-  if (!trimmed.startsWith(marker)) return null;
-  const argument = trimmed.slice(marker.length).trim();
-  return LINE_SEPARATOR.test(argument) ? null : argument;
-}
-
-/**
- * A prose line that could name a file for the search/replace block after it: a heading or
- * list marker, then wrapping quotes or emphasis, are dropped around one word with a `.`
- * or `/`. Scanned by hand: a trailing-class regex is quadratic on a long run of `*`.
- */
-function asPathCandidate(line: string): string | null {
-  let start = listMarkerLength(line);
-  while (start < line.length && WRAPPING.includes(line[start]!)) start += 1;
-  let end = line.length;
-  while (end > start && TRAILING.includes(line[end - 1]!)) end -= 1;
-  if (end === start || end - start > 300) return null;
-  const stripped = line.slice(start, end);
-  if (WHITESPACE.test(stripped)) return null;
-  return /[./]/.test(stripped) && !/^https?:/.test(stripped) ? stripped : null;
-}
-
-/** The length of a leading `#…` heading marker or `-`/`*` list marker, with the spaces after it. */
-function listMarkerLength(line: string): number {
-  let length = 0;
-  if (line.startsWith('#')) {
-    while (line[length] === '#') length += 1;
-  } else if ((line[0] === '-' || line[0] === '*') && isWhitespace(line[1])) {
-    length = 1;
-  } else return 0;
-  while (isWhitespace(line[length])) length += 1;
-  return length;
 }

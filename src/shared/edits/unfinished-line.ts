@@ -1,0 +1,31 @@
+/**
+ * The unfinished last line of a stream, kept until its newline arrives.
+ *
+ * Pieces are joined a thousand at a time as they come: a 5 MB line in 16-character deltas
+ * is then a few hundred chunks when its newline arrives, not 300,000 pieces joined inside
+ * one delta's task (which blocked main for longer than a frame).
+ */
+
+/** How many pieces are joined into one chunk. */
+const PIECES_PER_CHUNK = 1024;
+
+export class UnfinishedLine {
+  private chunks: string[] = [];
+  private pieces: string[] = [];
+
+  add(piece: string): void {
+    this.pieces.push(piece);
+    if (this.pieces.length === PIECES_PER_CHUNK) {
+      this.chunks.push(this.pieces.join(''));
+      this.pieces = [];
+    }
+  }
+
+  /** The line so far, which is forgotten. */
+  take(): string {
+    const text = this.chunks.length === 0 ? this.pieces.join('') : this.chunks.join('') + this.pieces.join('');
+    this.chunks = [];
+    this.pieces = [];
+    return text;
+  }
+}
