@@ -6,8 +6,9 @@
  *
  * Every save's bytes are unique, so a test can tell afterwards where each one went.
  */
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { parseScratchName } from '../../src/main/fs/captured-file';
 
 export type SaveKind = 'atomic' | 'in-place' | 'slow-in-place';
 
@@ -49,15 +50,27 @@ export class RacingEditor {
   }
 
   /**
-   * What the disk holds now. Flint's swap leaves the name absent for an instant, so an
-   * absence is looked at again before it counts (a deleted file stays absent).
+   * What the disk holds now. Flint's swap leaves the name absent for an instant (the file
+   * is taken aside, then Flint's is linked in), so an absence counts only once no file is
+   * taken aside any more: on a loaded machine that instant lasts longer than a few retries,
+   * and a save that began in it would be recorded as replacing nothing, when it replaced
+   * the file that was only aside. A deleted file stays absent with nothing aside.
    */
   private async readDisk(): Promise<Buffer | null> {
     for (let attempt = 0; ; attempt += 1) {
       const bytes = await readFile(this.path).catch(() => null);
-      if (bytes !== null || attempt === 3) return bytes;
+      if (bytes !== null || (attempt >= 3 && !(await this.isTakenAside())) || attempt === 1000) return bytes;
       await sleep(2);
     }
+  }
+
+  /** Whether Flint has the file taken aside mid-swap (a scratch `.aside` of it exists). */
+  private async isTakenAside(): Promise<boolean> {
+    const names = await readdir(dirname(this.path)).catch(() => []);
+    return names.some((name) => {
+      const scratch = parseScratchName(name);
+      return scratch?.kind === 'aside' && scratch.of === basename(this.path);
+    });
   }
 
   private async save(kind: SaveKind, bytes: Buffer): Promise<void> {
