@@ -13,7 +13,7 @@
  */
 import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
 import { LineIndex } from './line-index';
-import { LiteralSearch } from './linear-search';
+import { LiteralSearch, occurrences } from './linear-search';
 
 /** A tolerance a match needed (exact matches need none). */
 export type Tolerance = 'whitespace' | 'unicode-punctuation' | 'indentation' | 'blank-lines';
@@ -78,7 +78,9 @@ interface PassView {
   lines: readonly string[];
   /** The file line of each of `lines` (null: the same index). */
   positions: Int32Array | null;
-  index: LineIndex;
+  /** Built for the second search: one hunk is cheaper to find by one scan than by building an index. */
+  index: LineIndex | null;
+  searches: number;
 }
 
 /**
@@ -102,12 +104,19 @@ export class AnchorableFile {
       const positions: number[] = [];
       for (let index = 0; index < normalized.length; index += 1) if (normalized[index] !== '') positions.push(index);
       const kept = positions.map((position) => normalized[position]!);
-      view = { lines: kept, positions: Int32Array.from(positions), index: new LineIndex(kept) };
+      view = { lines: kept, positions: Int32Array.from(positions), index: null, searches: 0 };
     } else {
-      view = { lines: normalized, positions: null, index: new LineIndex(normalized) };
+      view = { lines: normalized, positions: null, index: null, searches: 0 };
     }
     this.views.set(pass, view);
     return view;
+  }
+
+  /** Every start ≥ `from` of `needle` among the view's lines, in order, lazily. */
+  starts(view: PassView, needle: readonly string[], from: number): Iterable<number> {
+    view.searches += 1;
+    if (view.index === null && view.searches > 1) view.index = new LineIndex(view.lines);
+    return view.index ? view.index.matches(needle, from) : occurrences(view.lines, needle, from);
   }
 
   /** The lines (tolerantly normalized) that contain `hint`, in order; one scan per distinct hint. */
@@ -209,7 +218,7 @@ function findMatches(file: AnchorableFile, pass: Pass, needle: readonly string[]
   const view = file.view(pass);
   const fileLine = (index: number): number => (view.positions ? view.positions[index]! : index);
   const first = view.positions ? firstAtOrAfter(view.positions, from) : from;
-  for (const start of view.index.matches(wanted, first)) {
+  for (const start of file.starts(view, wanted, first)) {
     const end = fileLine(start + wanted.length - 1) + 1;
     // At the end of the file: only blank lines may follow.
     if (atEnd && file.lastNonBlank >= end) continue;
