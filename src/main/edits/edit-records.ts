@@ -14,6 +14,8 @@ export interface FileRecord {
   /** How the path was found, when not as written ("the only file of that name"), for the cards. */
   pathNote?: string;
   moveTo?: string;
+  /** Where the file was before its accepted move (so Undo can put the section back there). */
+  movedFrom?: string;
   /** The path problem, if the model named a path Flint refuses. */
   refusal?: string;
 }

@@ -86,20 +86,29 @@ export class EditService implements Disposable {
 
   async undo(): Promise<UndoResult> {
     const outcome = await this.applier.undo();
-    this.noteRestored(outcome, true);
+    await this.noteRestored(outcome, true);
     return describeUndo(outcome, 'Undid');
   }
 
   async redo(): Promise<UndoResult> {
     const outcome = await this.applier.redo();
-    this.noteRestored(outcome, false);
+    await this.noteRestored(outcome, false);
     return describeUndo(outcome, 'Redid');
   }
 
-  /** The hunks whose writes an Undo or Redo restored (all of its group, or those before a conflict) show it. */
-  private noteRestored(outcome: UndoOutcome, undone: boolean): void {
+  /**
+   * The hunks whose writes an Undo or Redo restored (all of its group, or those before a
+   * conflict) show it, and the other hunks of those files are planned on what they hold now.
+   */
+  private async noteRestored(outcome: UndoOutcome, undone: boolean): Promise<void> {
     const restored = outcome.status === 'done' ? outcome.entries : outcome.status === 'empty' ? [] : outcome.done;
     for (const entry of restored) for (const board of this.boards) board.noteJournalChange(entry.id, undone);
+    for (const path of new Set(restored.map((entry) => entry.path))) {
+      const text = await this.files.readText(path).catch(() => null);
+      if (text === null) continue;
+      const version = FileVersion.of(text);
+      for (const board of this.boards) board.noteRestored(path, version);
+    }
   }
 
   /** A file changed on disk: pending hunks on it are planned again on its new text. */

@@ -31,11 +31,16 @@ export class FileVersion {
 
   /**
    * The version for `text`; when `known` has the same lines (the file as Flint last saw
-   * it, read again), its indexes are reused rather than rebuilt.
+   * it, read again), its indexes are reused rather than rebuilt. When the bytes are the
+   * same too, the known version's dominant line ending is kept: a file Flint wrote keeps
+   * the one of the text its hunks were planned on, so lines added by accepting hunks one
+   * by one end like lines added by one Accept all.
    */
   static of(text: FileText, known?: FileVersion | null): FileVersion {
-    if (known && sameLines(known.text.lines, text.lines)) return known.text === text ? known : new FileVersion(text, known.anchorable);
-    return new FileVersion(text);
+    if (!known || !sameLines(known.text.lines, text.lines)) return new FileVersion(text);
+    if (known.text === text) return known;
+    const sameBytes = known.text.bom === text.bom && sameLines(known.text.terminators, text.terminators);
+    return new FileVersion(sameBytes ? { ...text, eol: known.text.eol } : text, known.anchorable);
   }
 
   get lines(): readonly string[] {
@@ -74,17 +79,20 @@ export class FileVersion {
 
   /**
    * Where lines [start, end) of `older` are in this version, when nothing changed in or
-   * right next to them (a change touching the range is not safely movable: null).
+   * right next to them (a change touching the range is not safely movable: null), lines
+   * inserted at its edges aside.
    */
   mapRange(older: FileVersion, start: number, end: number): { start: number; end: number } | null {
     let shift = 0;
     for (const region of this.changesSince(older)) {
-      // A change right next to the range counts as touching it (the 3-way merge would call it a conflict).
-      if (region.end < start) {
+      // Lines inserted at an edge of the range go beside it (the range's lines are all still
+      // there, in order); any other change next to it touches it, as in a 3-way merge.
+      const besideEdge = region.start === region.end && start < end;
+      if (region.end < start || (besideEdge && region.start === start)) {
         shift += region.length - (region.end - region.start);
         continue;
       }
-      if (region.start > end) break;
+      if (region.start > end || (besideEdge && region.start === end)) break;
       return null;
     }
     return { start: start + shift, end: end + shift };

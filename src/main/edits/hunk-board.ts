@@ -84,7 +84,10 @@ export class HunkBoard implements Disposable {
     }
     this.written(hunk, file, result);
     if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
-    if (result.status === 'applied' && result.written) this.rebaseSiblings(new Set([hunk]), file, result.written);
+    // The section's other cards show the file where it is now.
+    if (hunk.kind === 'move' && result.status === 'applied') this.followMove(file, false);
+    // The file's other hunks stand on what was written where they anchor there: no false 3-way conflicts between neighbours.
+    if (result.status === 'applied' && result.written) this.replanAll(file.path, result.written, 'written', new Set([hunk]));
     return hunk.state;
   }
 
@@ -137,7 +140,7 @@ export class HunkBoard implements Disposable {
       return 0;
     }
     writable.forEach((hunk, index) => this.written(hunk, file, outcome.results[index]!));
-    if (outcome.written) this.rebaseSiblings(new Set(writable), file, outcome.written);
+    if (outcome.written) this.replanAll(file.path, outcome.written, 'written', new Set(writable));
     return writable.filter((hunk) => hunk.state === 'accepted').length;
   }
 
@@ -181,17 +184,9 @@ export class HunkBoard implements Disposable {
 
   /** The user (or another program) saved `path`: its pending hunks are planned again on the new text. */
   noteFileChanged(path: string, current: FileVersion | null): void {
+    if (current !== null) return this.replanAll(path, current, 'saved');
     for (const hunk of this.order) {
-      const file = this.files[hunk.fileIndex]!;
-      // Conflicts are re-planned too: the user may have put the lines back.
-      if (!this.replannable(hunk) || file.path !== path) continue;
-      if (current === null) {
-        this.transition(hunk, { type: 'file-deleted' }, { message: `${path} was deleted.` });
-        continue;
-      }
-      const plan = planHunk(current, applyInput(hunk, file), path);
-      if (plan.status === 'planned') this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine });
-      else this.transition(hunk, { type: 'replanned', outcome: plan.status }, { message: plan.message });
+      if (this.replannable(hunk) && this.files[hunk.fileIndex]!.path === path) this.transition(hunk, { type: 'file-deleted' }, { message: `${path} was deleted.` });
     }
   }
 
@@ -201,7 +196,20 @@ export class HunkBoard implements Disposable {
       if (hunk.journalEntryId !== entryId) continue;
       if (undone) this.transition(hunk, { type: 'undone' }, { message: 'Undone; you can accept it again.' });
       else this.transition(hunk, { type: 'redone' }, { message: 'Redone.' });
+      if (hunk.kind === 'move') this.followMove(this.files[hunk.fileIndex]!, undone);
     }
+  }
+
+  /** Undo or redo put `path` back as it was: its hunks are planned again on what it holds now. */
+  noteRestored(path: string, current: FileVersion): void {
+    this.replanAll(path, current, 'restored');
+  }
+
+  /** A move was undone (its section is back at its old path) or redone; every card of the section says where. */
+  private followMove(file: FileRecord, undone: boolean): void {
+    if (file.movedFrom === undefined) return;
+    file.path = undone ? file.movedFrom : file.moveTo!;
+    for (const hunk of this.order) if (this.files[hunk.fileIndex] === file) this.report(hunk);
   }
 
   dispose(): void {
@@ -313,19 +321,23 @@ export class HunkBoard implements Disposable {
   }
 
   /**
-   * After Flint wrote `file`, its other hunks are planned again on exactly what was
-   * written, when they still anchor there: no false 3-way conflicts between neighbouring
-   * hunks of one answer, and untouched lines keep their own line endings.
+   * Plans the undecided line hunks of `path` (by path: another turn's section for the
+   * same file is the same file) again on what it holds now. After the user's save, each is
+   * carried over from the version it stands on. After Flint restored or wrote the file,
+   * one that anchors directly on it stands on it from now on; otherwise, after a restore it
+   * is carried over, and after a write it is left as it is (it is planned when accepted).
    */
-  private rebaseSiblings(accepted: ReadonlySet<HunkRecord>, file: FileRecord, written: FileVersion): void {
+  private replanAll(path: string, current: FileVersion, after: 'saved' | 'restored' | 'written', except?: ReadonlySet<HunkRecord>): void {
     for (const hunk of this.order) {
-      const sibling = this.files[hunk.fileIndex]!;
-      // By path: another turn's section for the same file is the same file.
-      if (accepted.has(hunk) || !this.replannable(hunk) || sibling.path !== file.path) continue;
-      const plan = planHunk(written, { ...applyInput(hunk, sibling), base: null }, file.path);
-      if (plan.status !== 'planned') continue;
-      hunk.base = written;
-      this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine, message: plan.appended ? appendedNote(hunk, sibling) : undefined });
+      const file = this.files[hunk.fileIndex]!;
+      // Conflicts are planned again too: the user may have put the lines back.
+      if (except?.has(hunk) || !this.replannable(hunk) || file.path !== path) continue;
+      let plan = after === 'saved' ? null : planHunk(current, { ...applyInput(hunk, file), base: null }, path);
+      if (plan?.status === 'planned') hunk.base = current;
+      else if (after === 'written') continue;
+      else plan = planHunk(current, applyInput(hunk, file), path);
+      if (plan.status === 'planned') this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine, message: plan.appended ? appendedNote(hunk, file) : file.pathNote });
+      else this.transition(hunk, { type: 'replanned', outcome: plan.status }, { message: plan.message });
     }
   }
 

@@ -72,7 +72,10 @@ export async function applyRecord(applier: EditApplier, hunk: HunkRecord, file: 
     case 'move': {
       const result = await applier.moveFile(file.path, file.moveTo!, group);
       // Later hunks of this file now apply at its new path.
-      if (result.status === 'applied') file.path = file.moveTo!;
+      if (result.status === 'applied') {
+        file.movedFrom = file.path;
+        file.path = file.moveTo!;
+      }
       return result;
     }
     case 'update': {

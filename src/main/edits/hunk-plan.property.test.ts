@@ -74,7 +74,8 @@ describe('planning over the user’s edits (property)', () => {
       if (reference !== 'conflict' && reference !== 'unmatched' && sameLines(merged, reference)) continue;
       // Where the user deleted one of several equal lines, the whole-file merge may align
       // them otherwise (and call it a conflict, or take the model's deletion for the
-      // user's). Moving is still safe: the hunk lands on lines the user left as the model
+      // user's); lines the user inserted right at the hunk's edge it calls a conflict.
+      // Moving is still safe: the hunk lands on lines the user left as the model
       // saw them, and every line of the user's stays, in order.
       const anchored = anchorHunk(base.anchorable, { lines });
       if (anchored.status !== 'anchored') throw new Error(`FLINT_SEED=${seed}: planned but not anchored on its base`);
@@ -83,8 +84,9 @@ describe('planning over the user’s edits (property)', () => {
       expect(mine(merged), `FLINT_SEED=${seed}`).toEqual(mine(current.lines));
       differing += 1;
     }
-    // Those alignments are the odd case, not the rule.
-    expect(differing).toBeLessThan(trials / 20);
+    // Those (and lines inserted right at a hunk's edge, which the merge calls a conflict and
+    // Flint moves the hunk past) are the odd case, not the rule.
+    expect(differing).toBeLessThan(trials / 8);
   });
 
   it('plans a file’s hunks together into what accepting them one by one, in order, gives', () => {

@@ -58,7 +58,12 @@ export function planHunk(current: FileVersion, hunk: HunkToApply, path: string):
     return planned({ start: end, end, replacement: anchored.replacement }, anchored, true);
   }
   const moved = current.mapRange(base, anchored.start, anchored.end);
-  if (moved) return planned({ ...moved, replacement: anchored.replacement }, anchored, true);
+  if (moved) {
+    // The lines it keeps moved with it: their endings are read where they are now.
+    const shift = moved.start - anchored.start;
+    const sources = anchored.sources.map((source) => (source === null ? null : source + shift));
+    return planned({ ...moved, replacement: anchored.replacement, sources }, anchored, true);
+  }
   return mergeThreeWay(current, base, anchored, path);
 }
 

@@ -66,6 +66,11 @@ export interface Splice {
   start: number;
   end: number;
   replacement: readonly string[];
+  /**
+   * For each replacement line, the line of the file whose ending it keeps (null: the
+   * file's dominant ending). Without it, replaced lines keep theirs by position.
+   */
+  sources?: ReadonlyArray<number | null>;
 }
 
 /** Replaces lines [start, end) with `replacement` (see spliceMany). */
@@ -90,13 +95,14 @@ export function spliceMany(file: FileText, splices: readonly Splice[]): FileText
       terminators.push(file.terminators[at]!);
     }
   };
-  for (const { start, end, replacement } of splices) {
+  for (const { start, end, replacement, sources } of splices) {
     if (start < at || end < start || end > file.lines.length) throw new RangeError(`splice [${start}, ${end}) is out of order or out of the file`);
     keep(start);
-    // A line replaced in place keeps the ending it had; only lines beyond those removed take the dominant one.
     for (let index = 0; index < replacement.length; index += 1) {
       lines.push(replacement[index]!);
-      terminators.push((start + index < end && file.terminators[start + index]) || file.eol);
+      // A kept line keeps its ending, an added one that of the line it replaces; others take the dominant one.
+      const source = sources ? sources[index] : start + index < end ? start + index : null;
+      terminators.push((source !== null && source !== undefined && file.terminators[source]) || file.eol);
     }
     at = end;
   }

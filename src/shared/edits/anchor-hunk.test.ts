@@ -84,7 +84,7 @@ describe('anchorHunk', () => {
     expect(applied(['import x', 'body'], [add('import y')], { contextHints: ['import x'] })).toEqual({ lines: ['import x', 'import y', 'body'], tolerances: [] });
     expect(anchorHunk(file('def a():', 'def a():'), { lines: [add("  'doc'")], contextHints: ['def a():'] })).toMatchObject({ status: 'unmatched', reason: 'ambiguous' });
     // No old lines and no @@ context: appended at the end, the reference implementation's rule.
-    expect(anchorHunk(file('a'), { lines: [add('b')] })).toEqual({ status: 'anchored', start: 1, end: 1, replacement: ['b'], tolerances: [], placement: 'appended' });
+    expect(anchorHunk(file('a'), { lines: [add('b')] })).toEqual({ status: 'anchored', start: 1, end: 1, replacement: ['b'], sources: [null], tolerances: [], placement: 'appended' });
     // Blank context alone says nothing about where; a hint that is not in the file says it is elsewhere.
     expect(anchorHunk(file('a'), { lines: [context(''), add('b')] })).toEqual({ status: 'unmatched', reason: 'empty', matches: 0 });
     expect(anchorHunk(file('a'), { lines: [add('b')], contextHints: ['missing'] })).toEqual({ status: 'unmatched', reason: 'not-found', matches: 0 });
@@ -164,5 +164,23 @@ describe('anchorHunk: the Unicode a model types for ASCII', () => {
 
   it('never treats a zero-width space as a space (it is not one in code)', () => {
     expect(anchorHunk(file('let total = 0;'), { lines: [remove('let\u200btotal = 0;'), add('x')] })).toMatchObject({ status: 'unmatched', reason: 'not-found' });
+  });
+});
+
+describe('anchorHunk: which line each new line takes the place of (for its line ending)', () => {
+  it('gives kept lines their own place, added lines the places of the removed lines between the same kept lines', () => {
+    const anchored = anchorHunk(file('a', 'b', 'c', 'd'), { lines: [context('a'), remove('b'), add('B1'), add('B2'), context('c'), remove('d'), add('D')] });
+    expect(anchored).toMatchObject({ status: 'anchored', replacement: ['a', 'B1', 'B2', 'c', 'D'], sources: [0, 1, null, 2, 3] });
+  });
+
+  it('takes a line a search/replace block removes and adds unchanged for the same line', () => {
+    // SEARCH x, blank, y; REPLACE blank, Y1, Y2: the blank line stays itself, Y1 takes y's place.
+    const anchored = anchorHunk(file('x', '  ', 'y'), { lines: [remove('x'), remove('  '), remove('y'), add('  '), add('Y1'), add('Y2')] });
+    expect(anchored).toMatchObject({ status: 'anchored', replacement: ['  ', 'Y1', 'Y2'], sources: [1, 2, null] });
+  });
+
+  it('pairs added lines with removed ones whichever the model wrote first', () => {
+    const anchored = anchorHunk(file('k', 'old'), { lines: [context('k'), add('new'), remove('old')] });
+    expect(anchored).toMatchObject({ status: 'anchored', replacement: ['k', 'new'], sources: [0, 1] });
   });
 });

@@ -13,6 +13,7 @@
  */
 import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
 import { LineIndex } from './line-index';
+import { placesOfAdded } from './line-pairs';
 import { LiteralSearch, occurrences } from './linear-search';
 
 /** A tolerance a match needed (exact matches need none). */
@@ -25,6 +26,12 @@ export type AnchorResult =
       start: number;
       end: number;
       replacement: string[];
+      /**
+       * For each replacement line, the file line whose line ending it keeps: its own for a
+       * kept line, the removed line it takes the place of for an added one; null for an
+       * added line beyond those removed (it takes the file's dominant ending).
+       */
+      sources: Array<number | null>;
       tolerances: Tolerance[];
       /** 'appended': the hunk named no place (no old lines, no `@@`), so it goes at the end of the file. */
       placement?: 'appended';
@@ -166,7 +173,7 @@ export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorRe
     if (matches.length > 1) return { status: 'unmatched', reason: 'ambiguous', matches: matches.length };
     if (matches.length === 1) {
       const [start, end] = matches[0]!;
-      return { status: 'anchored', start, end, replacement: replace(file.lines, start, end, hunk.lines, pass), tolerances: pass.tolerances };
+      return { status: 'anchored', start, end, ...replace(file.lines, start, end, hunk.lines, pass), tolerances: pass.tolerances };
     }
   }
   return { status: 'unmatched', reason: 'not-found', matches: 0 };
@@ -229,29 +236,51 @@ function findMatches(file: AnchorableFile, pass: Pass, needle: readonly string[]
 }
 
 /** Builds the new lines for [start, end): the file's own context lines, the hunk's additions re-indented. */
-function replace(lines: readonly string[], start: number, end: number, hunk: readonly HunkLine[], pass: Pass): string[] {
+function replace(lines: readonly string[], start: number, end: number, hunk: readonly HunkLine[], pass: Pass): { replacement: string[]; sources: Array<number | null> } {
   const reindent = pass.tolerances.includes('indentation') ? indentationFix(lines, start, hunk) : (line: string) => line;
   const blank: Array<boolean | undefined> = [];
   const isBlank = (index: number): boolean => (blank[index - start] ??= lines[index]!.trim() === '');
-  const output: string[] = [];
+  const replacement: string[] = [];
+  const sources: Array<number | null> = [];
+  // Between kept lines, added lines take the places (and line endings) of removed ones:
+  // a line removed and added unchanged is the same line (see placesOfAdded).
+  let added: string[] = [];
+  let removed: number[] = [];
+  const flush = (): void => {
+    const places = placesOfAdded(removed.map((at) => lines[at]!), added);
+    added.forEach((text, position) => {
+      replacement.push(text);
+      const place = places[position];
+      sources.push(place === null || place === undefined ? null : removed[place]!);
+    });
+    added = [];
+    removed = [];
+  };
+  const keep = (index: number): void => {
+    flush();
+    replacement.push(lines[index]!);
+    sources.push(index);
+  };
   let index = start;
   for (const line of hunk) {
     if (line.kind === 'add') {
-      output.push(reindent(line.text));
+      added.push(reindent(line.text));
       continue;
     }
     if (pass.skipBlankLines) {
       // Keep blank lines the user has and the hunk lacks; skip blank lines the hunk has and the file lacks.
       // Blankness is worked out once per line: a long line is never trimmed once per hunk line.
       const isBlankLine = line.text.trim() === '';
-      while (index < end && !isBlankLine && isBlank(index)) output.push(lines[index++]!);
+      while (index < end && !isBlankLine && isBlank(index)) keep(index++);
       if (isBlankLine && (index >= end || !isBlank(index))) continue;
     }
-    if (line.kind === 'context') output.push(lines[index]!);
+    if (line.kind === 'context') keep(index);
+    else removed.push(index);
     index += 1;
   }
-  while (index < end) output.push(lines[index++]!);
-  return output;
+  flush();
+  while (index < end) keep(index++);
+  return { replacement, sources };
 }
 
 /** Maps the hunk's indentation to the file's, from the first non-blank old line and its match. */
@@ -274,5 +303,6 @@ function leading(line: string): string {
 }
 
 function insertion(at: number, hunk: AnchorableHunk, placement?: 'appended'): AnchorResult {
-  return { status: 'anchored', start: at, end: at, replacement: newLinesOf(hunk.lines), tolerances: [], ...(placement ? { placement } : {}) };
+  const replacement = newLinesOf(hunk.lines);
+  return { status: 'anchored', start: at, end: at, replacement, sources: replacement.map(() => null), tolerances: [], ...(placement ? { placement } : {}) };
 }
