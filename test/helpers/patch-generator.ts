@@ -2,9 +2,8 @@
  * Small projects, and model answers about them whose meaning is known: for each hunk, which
  * lines of which file it turns into what (PlannedHunk). Answers are rendered from that plan
  * in the V4A envelope or as search/replace blocks, in the variants real models write. The
- * exact-or-nothing property test (src/main/edits/exact-or-nothing.property.test.ts) computes
- * the expected bytes from the plan alone: nothing here shares code with Flint's parser,
- * anchoring or splicing.
+ * oracle (patch-oracle.ts) computes the expected bytes from the plan alone: nothing here
+ * shares code with Flint's parser, anchoring or splicing.
  *
  * A good hunk is unambiguous by construction: its old text occurs once in its file even
  * under a folding coarser than all of Flint's tolerances together (every whitespace dropped,
@@ -45,9 +44,7 @@ export interface PlannedHunk {
   /** The project path it acts on (before any move); the new file's, for a create. */
   path: string;
   /** An update's lines [start, end) of the original become what `ops` say. */
-  start: number;
-  end: number;
-  ops: Op[];
+  start: number; end: number; ops: Op[];
   /** A move's destination (a create's lines are its `lines`). */
   moveTo?: string;
   /** Why it must never be accepted. */
@@ -298,7 +295,8 @@ function planPatch(context: Context, outsideAbsolute: string): Section[] {
   const sections: Section[] = [];
   for (const file of shuffled(random, context.files)) {
     const roll = random();
-    if (roll < 0.1) sections.push({ operation: 'delete', written: writtenPath(context, file.path), hunks: [], whole: planned('delete', file.path, {}) });
+    // A delete names its file in full: Flint never deletes a file found from a bare name.
+    if (roll < 0.1) sections.push({ operation: 'delete', written: file.path, hunks: [], whole: planned('delete', file.path, {}) });
     if (roll < 0.2) continue;
     const section: Section = { operation: 'update', written: writtenPath(context, file.path), hunks: fileHunks(context, file, 'patch') };
     if (random() < 0.25) section.move = moveOf(context, file);
@@ -334,7 +332,10 @@ function moveOf(context: Context, file: ProjectFile): PlannedHunk {
 /** The search/replace plan: blocks per file, empty SEARCH blocks (append, create), and bad blocks. */
 function planBlocks(context: Context, outsideAbsolute: string): Section[] {
   const { random } = context;
-  const sections: Section[] = context.files.filter(() => random() < 0.85).map((file) => ({ operation: 'update', written: writtenPath(context, file.path), hunks: fileHunks(context, file, 'search-replace') }));
+  // An empty SEARCH under a bare name may mean a new root file (Flint will not guess): those name it in full.
+  const appends = (hunks: Section['hunks']) => hunks.some(({ plan }) => plan.ops.length > 0 && plan.ops.every((op) => 'add' in op));
+  const section = (file: ProjectFile, hunks: Section['hunks']): Section => ({ operation: 'update', written: appends(hunks) ? file.path : writtenPath(context, file.path), hunks });
+  const sections: Section[] = context.files.filter(() => random() < 0.85).map((file) => section(file, fileHunks(context, file, 'search-replace')));
   const created = random() < 0.3 ? newPath(context) : null;
   if (created) {
     const lines = Array.from({ length: between(random, 1, 3) }, () => addedLine(context));

@@ -13,6 +13,8 @@ export interface FileRecord {
   path: string;
   /** How the path was found, when not as written ("the only file of that name"), for the cards. */
   pathNote?: string;
+  /** The bare name the model wrote, when `path` was found from it. */
+  writtenAs?: string;
   moveTo?: string;
   /** Where the file was before its accepted move (so Undo can put the section back there). */
   movedFrom?: string;

@@ -102,13 +102,14 @@ export class EditService implements Disposable {
    */
   private async noteRestored(outcome: UndoOutcome, undone: boolean): Promise<void> {
     const restored = outcome.status === 'done' ? outcome.entries : outcome.status === 'empty' ? [] : outcome.done;
-    for (const entry of restored) for (const board of this.boards) board.noteJournalChange(entry.id, undone);
+    // The others first: the hunks whose writes were restored then say so, in words of their own.
     for (const path of new Set(restored.map((entry) => entry.path))) {
       const text = await this.files.readText(path).catch(() => null);
       if (text === null) continue;
       const version = FileVersion.of(text);
       for (const board of this.boards) board.noteRestored(path, version);
     }
+    for (const entry of restored) for (const board of this.boards) board.noteJournalChange(entry.id, undone);
   }
 
   /** A file changed on disk: pending hunks on it are planned again on its new text. */

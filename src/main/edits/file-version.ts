@@ -6,16 +6,14 @@
  * holds the text once, the anchoring indexes once (built on first use), and what changed
  * since an older version once, so a thousand hunks cost a thousand small lookups.
  */
-import { diffIndices } from 'node-diff3';
 import { AnchorableFile } from '../../shared/edits/anchor-hunk';
 import type { FileText } from '../fs/file-text';
+import { changedRegions, type ChangedRegion } from './line-diff';
 
-/** A stretch of the older version's lines [start, end) that is now `length` other lines. */
-export interface ChangedRegion {
-  start: number;
-  end: number;
-  length: number;
-}
+export type { ChangedRegion } from './line-diff';
+
+/** Past this many changed lines, a diff is not worth its cost: the whole changed stretch is one region. */
+const MAX_CHANGED_LINES = 2_000;
 
 export class FileVersion {
   /** Anchoring's view of the lines; shared with an older version holding the same lines. */
@@ -39,8 +37,9 @@ export class FileVersion {
   static of(text: FileText, known?: FileVersion | null): FileVersion {
     if (!known || !sameLines(known.text.lines, text.lines)) return new FileVersion(text);
     if (known.text === text) return known;
+    // The same bytes: the same version, with everything worked out for it so far.
     const sameBytes = known.text.bom === text.bom && sameLines(known.text.terminators, text.terminators);
-    return new FileVersion(sameBytes ? { ...text, eol: known.text.eol } : text, known.anchorable);
+    return sameBytes ? known : new FileVersion(text, known.anchorable);
   }
 
   get lines(): readonly string[] {
@@ -54,26 +53,12 @@ export class FileVersion {
 
   /**
    * What changed from `older` to this version, as regions of `older`'s lines, in order;
-   * worked out once per pair. The common head and tail are skipped first: a save usually
-   * touches one place, and the line diff then only sees that place.
+   * worked out once per pair, by a diff that costs the file times the lines changed
+   * (line-diff.ts): a save touches a few lines.
    */
   changesSince(older: FileVersion): ChangedRegion[] {
     let regions = this.changes.get(older);
-    if (regions) return regions;
-    const before = older.lines;
-    const after = this.lines;
-    let head = 0;
-    while (head < before.length && head < after.length && before[head] === after[head]) head += 1;
-    let tail = 0;
-    while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
-    const middleBefore = before.slice(head, before.length - tail);
-    const middleAfter = after.slice(head, after.length - tail);
-    regions = diffIndices(middleBefore, middleAfter).map((chunk) => ({
-      start: head + chunk.buffer1[0],
-      end: head + chunk.buffer1[0] + chunk.buffer1[1],
-      length: chunk.buffer2[1],
-    }));
-    this.changes.set(older, regions);
+    if (!regions) this.changes.set(older, (regions = changedRegions(older.lines, this.lines, MAX_CHANGED_LINES)));
     return regions;
   }
 

@@ -7,7 +7,6 @@
  * proposed on (merged 3-way with anything the user saved since) and becomes decidable.
  * Knows nothing of prompts or streams: the conversation (src/main/ask) hands it events.
  */
-import { randomUUID } from 'node:crypto';
 import type { EditEvent, EditFormat, HunkLine } from '../../shared/edits/edit-types';
 import { isUndecided, nextHunkState, type HunkEvent } from '../../shared/edits/hunk-state';
 import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
@@ -16,6 +15,7 @@ import type { FileText } from '../fs/file-text';
 import { lexicalRefusal, shownPath } from '../fs/project-files';
 import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
+import { acceptAll } from './accept-all';
 import type { ApplyResult, EditApplier } from './edit-applier';
 import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
 import { FileVersion } from './file-version';
@@ -99,27 +99,15 @@ export class HunkBoard implements Disposable {
 
   /**
    * Accepts every pending hunk, in order, as one step for Undo; returns how many were
-   * written. A file's line hunks are planned together and written once (linear in the
-   * file, however many hunks it has); whole-file ones (add, delete, move) one by one.
+   * written (see accept-all.ts).
    */
-  async acceptAll(): Promise<number> {
-    const group = randomUUID();
-    const pending = this.order.filter((hunk) => hunk.state === 'pending');
-    const done = new Set<FileRecord>();
-    let accepted = 0;
-    for (const hunk of pending) {
-      // Decisions made while this runs (or a section refused) are left alone.
-      if (hunk.state !== 'pending') continue;
-      if (hunk.kind !== 'update') {
-        if ((await this.accept(hunk.id, group)) === 'accepted') accepted += 1;
-        continue;
-      }
-      const file = this.files[hunk.fileIndex]!;
-      if (done.has(file)) continue;
-      done.add(file);
-      accepted += await this.acceptTogether(file, pending.filter((candidate) => candidate.kind === 'update' && candidate.fileIndex === hunk.fileIndex && candidate.state === 'pending'), group);
-    }
-    return accepted;
+  acceptAll(): Promise<number> {
+    return acceptAll({
+      pending: () => this.order.filter((hunk) => hunk.state === 'pending'),
+      fileOf: (hunk) => this.files[hunk.fileIndex]!,
+      acceptOne: async (hunk, group) => (await this.accept(hunk.id, group)) === 'accepted',
+      acceptTogether: (file, hunks, group) => this.acceptTogether(file, hunks, group),
+    });
   }
 
   /** Accepts line hunks of one file in one write; returns how many landed. */
@@ -263,7 +251,7 @@ export class HunkBoard implements Disposable {
     const lexical = lexicalRefusal(named, 'model');
     const resolved = lexical === null ? resolveModelPath(named, operation, this.options.names) : { refusal: lexical };
     if ('refusal' in resolved) this.files[fileIndex] = { operation, format, path: shownPath(named), refusal: resolved.refusal };
-    else this.files[fileIndex] = { operation, format, path: resolved.path, ...(resolved.note !== undefined ? { pathNote: resolved.note } : {}) };
+    else this.files[fileIndex] = { operation, format, path: resolved.path, ...(resolved.note !== undefined ? { pathNote: resolved.note, writtenAs: resolved.writtenAs } : {}) };
     if (operation === 'delete') void this.settle(this.createHunk(`${turn}.delete.${fileIndex}`, turn, 'delete', fileIndex, []));
   }
 
@@ -323,19 +311,24 @@ export class HunkBoard implements Disposable {
   /**
    * Plans the undecided line hunks of `path` (by path: another turn's section for the
    * same file is the same file) again on what it holds now. After the user's save, each is
-   * carried over from the version it stands on. After Flint restored or wrote the file,
-   * one that anchors directly on it stands on it from now on; otherwise, after a restore it
-   * is carried over, and after a write it is left as it is (it is planned when accepted).
+   * carried over from the version it stands on. After Flint wrote or restored the file,
+   * one that carries over cleanly keeps its version (cheap: one diff for all of them, and
+   * its anchoring work is reused); one that does not but anchors directly on the new text
+   * stands on that from now on — hunks queued to be written too, so they land as planned.
    */
   private replanAll(path: string, current: FileVersion, after: 'saved' | 'restored' | 'written', except?: ReadonlySet<HunkRecord>): void {
     for (const hunk of this.order) {
       const file = this.files[hunk.fileIndex]!;
+      const queued = after !== 'saved' && hunk.kind === 'update' && hunk.state === 'applying';
       // Conflicts are planned again too: the user may have put the lines back.
-      if (except?.has(hunk) || !this.replannable(hunk) || file.path !== path) continue;
-      let plan = after === 'saved' ? null : planHunk(current, { ...applyInput(hunk, file), base: null }, path);
-      if (plan?.status === 'planned') hunk.base = current;
-      else if (after === 'written') continue;
-      else plan = planHunk(current, applyInput(hunk, file), path);
+      if (except?.has(hunk) || (!this.replannable(hunk) && !queued) || file.path !== path) continue;
+      let plan = planHunk(current, applyInput(hunk, file), path);
+      if (plan.status !== 'planned' && after !== 'saved') {
+        const direct = planHunk(current, { ...applyInput(hunk, file), base: null }, path);
+        if (direct.status === 'planned') [plan, hunk.base] = [direct, current];
+        else if (after === 'written') continue;
+      }
+      if (queued) continue;
       if (plan.status === 'planned') this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine, message: plan.appended ? appendedNote(hunk, file) : file.pathNote });
       else this.transition(hunk, { type: 'replanned', outcome: plan.status }, { message: plan.message });
     }

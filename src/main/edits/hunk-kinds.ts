@@ -21,6 +21,10 @@ export interface Settled {
  * A move also needs to know whether its destination exists.
  */
 export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileVersion | null, destinationExists: boolean): Settled {
+  if (createsFile(hunk, file) && file.writtenAs !== undefined) {
+    // A new file at the root, or more lines for the one file of that name elsewhere: either could be meant.
+    return { outcome: 'refused', message: `Refused: an empty SEARCH for "${file.writtenAs}" may mean a new file at the project's root or lines added to ${file.path}; Flint will not guess. Ask again naming the folder.` };
+  }
   if (createsFile(hunk, file) && base === null) {
     return { outcome: 'pending', message: withNote(file, `Creates ${file.path} (the SEARCH section is empty and there is no such file).`) };
   }
@@ -89,14 +93,20 @@ export async function applyRecord(applier: EditApplier, hunk: HunkRecord, file: 
   }
 }
 
-/** An update hunk as the applier plans it. */
+/**
+ * An update hunk as the applier plans it. Its version is read when the write runs, not
+ * when it is queued: a write queued behind another of the same file lands on what that
+ * one left (the board moves it there), as an accept a moment later would.
+ */
 export function applyInput(hunk: HunkRecord, file: FileRecord): HunkToApply {
   return {
     path: file.path,
     lines: hunk.lines,
     contextHints: hunk.contextHints,
     atEndOfFile: hunk.atEndOfFile,
-    base: hunk.base,
+    get base() {
+      return hunk.base;
+    },
     ...(createsFile(hunk, file) ? { createIfMissing: true } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { diff3Merge } from 'node-diff3';
 import { anchorHunk, type AnchorResult, type Tolerance } from '../../shared/edits/anchor-hunk';
 import type { HunkLine } from '../../shared/edits/edit-types';
 import type { Splice } from '../fs/file-text';
-import type { FileVersion } from './file-version';
+import type { ChangedRegion, FileVersion } from './file-version';
 
 export interface HunkToApply {
   path: string;
@@ -69,16 +69,48 @@ export function planHunk(current: FileVersion, hunk: HunkToApply, path: string):
 
 /**
  * The hunk's lines touch lines the user changed: a 3-way merge decides (base → the
- * user's text, base → the hunk applied). Costs the whole file, so only this case pays it.
+ * user's text, base → the hunk applied), over the stretch of the file the hunk and those
+ * changes cover, never the whole file (node-diff3 is quadratic in what it is given).
  */
 function mergeThreeWay(current: FileVersion, base: FileVersion, anchored: Anchored, path: string): HunkPlan {
-  const theirs = [...base.lines.slice(0, anchored.start), ...anchored.replacement, ...base.lines.slice(anchored.end)];
-  const regions = diff3Merge<string>([...current.lines], [...base.lines], theirs, { excludeFalseConflicts: true });
+  const window = mergeWindow(current.changesSince(base), anchored.start, anchored.end);
+  if (window.baseEnd - window.baseStart > MAX_MERGED_LINES) {
+    return { status: 'conflict', message: `${path} changed too much around this hunk to merge it safely; your text was kept and the hunk was not applied.` };
+  }
+  const baseLines = base.lines.slice(window.baseStart, window.baseEnd);
+  const theirs = [...base.lines.slice(window.baseStart, anchored.start), ...anchored.replacement, ...base.lines.slice(anchored.end, window.baseEnd)];
+  const mine = current.lines.slice(window.currentStart, window.currentEnd);
+  const regions = diff3Merge<string>(mine, baseLines, theirs, { excludeFalseConflicts: true });
   if (regions.some((region) => region.conflict)) {
     return { status: 'conflict', message: `${path} changed where this hunk applies; your text was kept and the hunk was not applied.` };
   }
-  const merged = regions.flatMap((region) => region.ok ?? []);
-  return planned(differingStretch(current.lines, merged), anchored, true);
+  const stretch = differingStretch(mine, regions.flatMap((region) => region.ok ?? []));
+  return planned({ ...stretch, start: stretch.start + window.currentStart, end: stretch.end + window.currentStart }, anchored, true);
+}
+
+/** Past this many lines, the stretch to merge is no longer "around the hunk". */
+const MAX_MERGED_LINES = 5_000;
+
+/**
+ * The stretch of the base the hunk [start, end) and the changes touching it (and those
+ * touching them) cover, and where that stretch is in the current text.
+ */
+function mergeWindow(changes: readonly ChangedRegion[], start: number, end: number): { baseStart: number; baseEnd: number; currentStart: number; currentEnd: number } {
+  let [baseStart, baseEnd] = [start, end];
+  const included = new Set<ChangedRegion>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const region of changes) {
+      if (included.has(region) || region.end < baseStart || region.start > baseEnd) continue;
+      included.add(region);
+      [baseStart, baseEnd] = [Math.min(baseStart, region.start), Math.max(baseEnd, region.end)];
+      grew = true;
+    }
+  }
+  const delta = (region: ChangedRegion): number => region.length - (region.end - region.start);
+  const before = changes.filter((region) => !included.has(region) && region.start < baseStart).reduce((total, region) => total + delta(region), 0);
+  const inside = [...included].reduce((total, region) => total + delta(region), 0);
+  return { baseStart, baseEnd, currentStart: baseStart + before, currentEnd: baseEnd + before + inside };
 }
 
 /** The one stretch where `after` differs from `before`, as a splice of `before` (untouched lines keep their line endings). */

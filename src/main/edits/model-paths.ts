@@ -18,20 +18,20 @@ export interface ProjectFileNames {
 
 export type ModelPath =
   /** The project path meant; `note` when it is not the path as written. */
-  | { path: string; note?: string }
+  | { path: string; note?: string; writtenAs?: string }
   | { refusal: string };
 
 /** At most this many candidates are listed in a refusal. */
 const LISTED = 8;
 
 export function resolveModelPath(named: string, operation: FileOperation, names: ProjectFileNames | undefined): ModelPath {
-  // Adding a file names a new one: a bare name means the root.
-  if (!names || operation === 'add' || named.includes('/') || names.hasFile(named)) return { path: named };
+  // Adding a file names a new one: a bare name means the root. A delete is never of a guessed file.
+  if (!names || operation !== 'update' || named.includes('/') || names.hasFile(named)) return { path: named };
   const candidates = names.filesNamed(named);
   if (candidates.length === 0) return { path: named };
   if (candidates.length === 1) {
     const [path] = candidates as [string];
-    return { path, note: `The model wrote "${named}"; it is ${path}, the only file of that name in the project.` };
+    return { path, writtenAs: named, note: `The model wrote "${named}"; it is ${path}, the only file of that name in the project.` };
   }
   const listed = candidates.slice(0, LISTED).join(', ');
   const more = candidates.length > LISTED ? ` and ${candidates.length - LISTED} more` : '';

@@ -52,6 +52,9 @@ export type UndoOutcome =
   | { status: 'empty' };
 
 export class UndoJournal {
+  /** Group id → the id its current run is recorded under (see runOf). */
+  private readonly runs = new Map<string, string>();
+
   private constructor(
     private readonly file: string,
     private readonly entries: JournalEntry[],
@@ -121,7 +124,7 @@ export class UndoJournal {
   async record(change: Omit<JournalEntry, 'id' | 'at' | 'undone' | 'group'>, group?: string): Promise<JournalEntry> {
     for (const undone of this.entries.filter((candidate) => candidate.undone)) await this.drop(undone);
     const id = randomUUID();
-    const entry: JournalEntry = { ...change, id, at: Date.now(), undone: false, group: group ?? id };
+    const entry: JournalEntry = { ...change, id, at: Date.now(), undone: false, group: group === undefined ? id : this.runOf(group) };
     await this.append({
       op: 'write',
       id: entry.id,
@@ -136,6 +139,20 @@ export class UndoJournal {
     this.entries.push(entry);
     this.touched.add(entry.absolutePath);
     return entry;
+  }
+
+  /**
+   * The group id for the next entry of `group`: a group is one unbroken run of entries, so
+   * when another write came in between (an accept while Accept all runs), the rest of the
+   * group is a new run, undone on its own and in order.
+   */
+  private runOf(group: string): string {
+    const current = this.runs.get(group) ?? group;
+    const newest = this.entries.at(-1);
+    if (newest === undefined || newest.group === current || !this.entries.some((entry) => entry.group === current)) return current;
+    const next = randomUUID();
+    this.runs.set(group, next);
+    return next;
   }
 
   /** Forgets an entry whose write did not happen (it failed, or the file changed first). */

@@ -50,6 +50,21 @@ describe('ProjectSession', () => {
     expect(session.entries?.find((entry) => entry.path === 'dist')).toMatchObject({ ignored: true, unlisted: 'ignored' });
   });
 
+  it('finds files by name, links included, and keeps that up to date as files come and go', async () => {
+    const opened = await openSession(project);
+    session = opened.session;
+    expect(session.filesNamed('app.ts')).toEqual(['src/app.ts']);
+    expect(session.hasFile('src/app.ts')).toBe(true);
+    expect(session.hasFile('src')).toBe(false);
+    await project.write({ 'lib/app.ts': 'export {};\n' });
+    await symlink('src/app.ts', project.path('linked.ts'));
+    await waitFor(() => session!.filesNamed('app.ts').length === 2 && session!.hasFile('linked.ts'), 'the new file and link');
+    await rm(project.path('src'), { recursive: true });
+    await waitFor(() => session!.filesNamed('app.ts').length === 1, 'the removed folder');
+    expect(session.filesNamed('app.ts')).toEqual(['lib/app.ts']);
+    expect(session.filesNamed('strings.ts')).toEqual([]);
+  });
+
   it('reports files added, modified and removed by another program', async () => {
     const opened = await openSession(project);
     session = opened.session;

@@ -89,9 +89,10 @@ export class ProjectSession implements Disposable {
     return this.state === 'indexing' ? null : [...this.index.values()];
   }
 
-  /** Whether `path` (relative to the root) is a file of the index. */
+  /** Whether `path` (relative to the root) is a file of the index, or a link (which may lead to one). */
   hasFile(path: string): boolean {
-    return this.index.get(path)?.kind === 'file';
+    const kind = this.index.get(path)?.kind;
+    return kind === 'file' || kind === 'symlink';
   }
 
   /** The indexed files called `name` (a name, no folder), wherever they are. */
@@ -99,7 +100,7 @@ export class ProjectSession implements Disposable {
     if (this.byName === null) {
       this.byName = new Map();
       for (const entry of this.index.values()) {
-        if (entry.kind !== 'file') continue;
+        if (entry.kind === 'directory') continue;
         const named = this.byName.get(baseName(entry.path));
         if (named) named.push(entry.path);
         else this.byName.set(baseName(entry.path), [entry.path]);
@@ -171,6 +172,7 @@ export class ProjectSession implements Disposable {
     this.rules = rules;
     this.index.clear();
     this.children.clear();
+    this.byName = null;
     for (const entry of entries) this.insert(entry);
     this.state = 'live';
     this.pendingChanges = [];
@@ -262,18 +264,33 @@ export class ProjectSession implements Disposable {
   }
 
   private insert(entry: TreeEntry): void {
+    this.unname(this.index.get(entry.path));
     this.index.set(entry.path, entry);
-    this.byName = null;
+    // Kept up to date rather than rebuilt: the parser asks about prose lines while files churn.
+    if (this.byName !== null && entry.kind !== 'directory') {
+      const named = this.byName.get(baseName(entry.path));
+      if (named) named.push(entry.path);
+      else this.byName.set(baseName(entry.path), [entry.path]);
+    }
     const parent = parentPath(entry.path);
     let siblings = this.children.get(parent);
     if (!siblings) this.children.set(parent, (siblings = new Set()));
     siblings.add(entry.path);
   }
 
+  /** Takes an entry out of the by-name map (if it is built). */
+  private unname(entry: TreeEntry | undefined): void {
+    if (!entry || this.byName === null || entry.kind === 'directory') return;
+    const name = baseName(entry.path);
+    const named = this.byName.get(name)?.filter((path) => path !== entry.path) ?? [];
+    if (named.length > 0) this.byName.set(name, named);
+    else this.byName.delete(name);
+  }
+
   /** Removes an entry and everything below it; reports the top one only. */
   private remove(path: string): void {
-    this.byName = null;
     const drop = (target: string): void => {
+      this.unname(this.index.get(target));
       this.index.delete(target);
       for (const child of this.children.get(target) ?? []) drop(child);
       this.children.delete(target);

@@ -211,7 +211,14 @@ export class EditStreamParser {
   private updateLine(text: string): void {
     const trimmed = text.trim();
     // Markers start the line, or are the whole line once trimmed: " *** Note" is a context line.
-    if (text.startsWith('*** ') || isEnvelopeMarker(trimmed)) return this.updateMarker(trimmed);
+    if (text.startsWith('*** ') || isEnvelopeMarker(trimmed)) {
+      // A padded marker is read as the marker, but one space is also the context prefix: a
+      // file may hold that line. Never silently: the hunk it ends is said to end there.
+      if (!text.startsWith('*** ') && this.hunkOpen && this.hunkHasLines && trimmed !== END_OF_FILE && markerArgument(trimmed, MOVE_MARKER) === null) {
+        this.problem(`A padded ${JSON.stringify(trimmed.slice(0, 60))} ended the hunk before it; if it was a line of the file, the hunk is cut short there.`);
+      }
+      return this.updateMarker(trimmed);
+    }
     if (text.startsWith('@@')) return this.hunkHeader(text);
     if (text === '') {
       this.heldBlankLines += 1;

@@ -13,6 +13,8 @@ const MAX_PATH_LENGTH = 300;
 const PATH_PUNCTUATION = '._-/\\@+~$[]()';
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const WHITESPACE = /\s/;
+/** Files commonly named without an extension (besides the `…file` family: Makefile, Dockerfile, Procfile…). */
+const BARE_FILE_NAMES = new Set(['makefile', 'GNUmakefile', 'justfile', 'LICENSE', 'LICENCE', 'COPYING', 'NOTICE', 'README', 'CHANGELOG', 'AUTHORS', 'CONTRIBUTORS', 'CODEOWNERS', 'VERSION', 'BUILD', 'WORKSPACE', 'OWNERS', 'Containerfile']);
 const isWhitespace = (character: string | undefined): boolean => character !== undefined && WHITESPACE.test(character);
 
 /**
@@ -24,7 +26,7 @@ export function pathOfLine(trimmed: string, isProjectPath?: (candidate: string) 
   const candidate = stripDecoration(trimmed);
   if (candidate === null) return null;
   if (isProjectPath?.(candidate.text)) return candidate.text;
-  return hasPathShape(candidate.text, candidate.isLabel) ? candidate.text : null;
+  return hasPathShape(candidate.text, candidate.isCode) ? candidate.text : null;
 }
 
 /**
@@ -33,7 +35,7 @@ export function pathOfLine(trimmed: string, isProjectPath?: (candidate: string) 
  * while `` `Makefile`: `` is code. Scanned by hand: a trailing-class regex is quadratic on a
  * long run of `*`.
  */
-function stripDecoration(line: string): { text: string; isLabel: boolean } | null {
+function stripDecoration(line: string): { text: string; isCode: boolean } | null {
   let start = listMarkerLength(line);
   let isCode = false;
   while (start < line.length && WRAPPING.includes(line[start]!)) {
@@ -41,21 +43,20 @@ function stripDecoration(line: string): { text: string; isLabel: boolean } | nul
     start += 1;
   }
   let end = line.length;
-  let hasColon = false;
   while (end > start && TRAILING.includes(line[end - 1]!)) {
     end -= 1;
-    if (line[end] === ':') hasColon = true;
   }
   if (end === start || end - start > MAX_PATH_LENGTH) return null;
-  return { text: line.slice(start, end), isLabel: !isCode && (hasColon || line.startsWith('#')) };
+  return { text: line.slice(start, end), isCode };
 }
 
 /**
  * One token of path characters with a letter or digit in it; not a sentence's last word
- * (`Done.`); and a bare word (no `.` or `/`) only if not written as a label. A URL has a
- * `:`, which no path here has.
+ * (`Done.`). A bare word (no `.` or `/`) is a file only in backticks or when it is one of
+ * the names files without an extension have (`Makefile`, `LICENSE`…): `Also`, **Fix**
+ * and `## Summary` are words. A URL has a `:`, which no path here has.
  */
-function hasPathShape(text: string, isLabel: boolean): boolean {
+function hasPathShape(text: string, isCode: boolean): boolean {
   let hasLetterOrDigit = false;
   let hasSeparator = false;
   for (const character of text) {
@@ -64,7 +65,7 @@ function hasPathShape(text: string, isLabel: boolean): boolean {
     else if (character === '.' || character === '/') hasSeparator = true;
   }
   if (!hasLetterOrDigit || text.endsWith('.')) return false;
-  return hasSeparator || !isLabel;
+  return hasSeparator || isCode || BARE_FILE_NAMES.has(text) || /^[A-Z][a-z]*file$/.test(text);
 }
 
 /** The length of a leading `#…` heading, `-`/`*` or `1.`/`1)` list marker, with the spaces after it. */

@@ -28,13 +28,13 @@ import { baseSeed, trialCount } from '../../../test/helpers/soak';
 import type { AnswerUpdate } from '../../shared/ask-types';
 import type { HunkLine } from '../../shared/edits/edit-types';
 import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
-import { AnswerSession } from '../ask/answer-session';
+import { AnswerSession } from './answer-session';
 import { decodeFileText, type FileText } from '../fs/file-text';
 import { ProjectFiles } from '../fs/project-files';
 import type { StreamSink } from '../inference/model-stream';
 import { createMemoryLogger } from '../logger';
-import { EditService } from './edit-service';
-import type { ProjectFileNames } from './model-paths';
+import { EditService } from '../edits/edit-service';
+import type { ProjectFileNames } from '../edits/model-paths';
 
 /** What the renderer would know of a hunk: its latest state and message, and every line it was sent. */
 interface Seen {
