@@ -2,10 +2,10 @@
  * Writes accepted edits to disk: atomically, byte-preserving, journaled, and never over
  * the user's own changes.
  *
- * A hunk carries the file's text from when it was proposed. If the file still holds
- * that text, the hunk is anchored and applied. If the user changed it meanwhile, the
- * hunk is re-anchored by a 3-way merge (base → user's text, base → hunk applied); a
- * hunk that no longer merges cleanly is a conflict and nothing is written.
+ * A hunk carries the version of the file it was proposed on. If the file still holds
+ * those lines, the hunk is anchored and applied; if the user changed it meanwhile, it is
+ * carried over their changes (hunk-plan.ts), and one that cannot be is a conflict and
+ * nothing is written. Hunks of one file accepted together are written at once.
  */
 import type { Tolerance } from '../../shared/edits/anchor-hunk';
 import { FlintFailure } from '../../shared/result';
@@ -139,7 +139,6 @@ export class EditApplier {
     );
   }
 
-  /** Undoes the last change Flint wrote, in the same queue as every write. */
   /** Undoes the last thing Flint wrote — every file of it (an Accept all is one step) — in the same queue as every write. */
   undo(): Promise<UndoOutcome> {
     return this.serialize(() => this.restoreGroup(this.journal.nextUndoGroup(), 'undo'));
@@ -158,11 +157,6 @@ export class EditApplier {
   }
 
   /**
-   * Puts an entry's bytes back — only if the file still holds what Flint left there, and
-   * only through folders that are still the project's: the stored path is re-walked, so
-   * a folder swapped for a link since the change was made is refused, not followed.
-   */
-  /**
    * Restores a group's entries one by one; the first that cannot be restored (changed
    * since, or no longer inside the project) stops the rest, and says which were.
    */
@@ -177,6 +171,11 @@ export class EditApplier {
     return { status: 'done', entries: done };
   }
 
+  /**
+   * Puts an entry's bytes back — only if the file still holds what Flint left there, and
+   * only through folders that are still the project's: the stored path is re-walked, so
+   * a folder swapped for a link since the change was made is refused, not followed.
+   */
   private async restore(entry: JournalEntry, op: 'undo' | 'redo'): Promise<RestoreOutcome> {
     const expected = op === 'undo' ? entry.after : entry.before;
     const target = op === 'undo' ? entry.before : entry.after;

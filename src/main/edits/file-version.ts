@@ -4,7 +4,8 @@
  * An answer's hunks all stand on the text the model saw; copying that text (or
  * normalizing its lines) per hunk made memory and time grow as hunks × file. A version
  * holds the text once, the anchoring indexes once (built on first use), and what changed
- * since an older version once, so a thousand hunks cost a thousand small lookups.
+ * since an older version once (a diff costing the file times the lines changed), so a
+ * thousand hunks cost a thousand small lookups, plus one scan per distinct `@@` hint.
  */
 import { AnchorableFile } from '../../shared/edits/anchor-hunk';
 import type { FileText } from '../fs/file-text';

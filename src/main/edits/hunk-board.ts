@@ -3,8 +3,8 @@
  * decisions: which file each belongs to, where it anchors, and what state it is in.
  *
  * Every state change goes through `nextHunkState` (src/shared/edits/hunk-state.ts), the
- * one table of what may follow what. A complete hunk is planned against the text it was
- * proposed on (merged 3-way with anything the user saved since) and becomes decidable.
+ * one table of what may follow what. A complete hunk is planned on the version of its
+ * file it was proposed on (carried over anything the user saved since) and becomes decidable.
  * Knows nothing of prompts or streams: the conversation (src/main/ask) hands it events.
  */
 import type { EditEvent, EditFormat, HunkLine } from '../../shared/edits/edit-types';
@@ -174,7 +174,9 @@ export class HunkBoard implements Disposable {
   noteFileChanged(path: string, current: FileVersion | null): void {
     if (current !== null) return this.replanAll(path, current, 'saved');
     for (const hunk of this.order) {
-      if (this.replannable(hunk) && this.files[hunk.fileIndex]!.path === path) this.transition(hunk, { type: 'file-deleted' }, { message: `${path} was deleted.` });
+      const file = this.files[hunk.fileIndex]!;
+      // A block that creates its file when there is none is not hurt by its deletion.
+      if (this.replannable(hunk) && file.path === path && !applyInput(hunk, file).createIfMissing) this.transition(hunk, { type: 'file-deleted' }, { message: `${path} was deleted.` });
     }
   }
 

@@ -41,7 +41,7 @@ export function settleAgainst(hunk: HunkRecord, file: FileRecord, base: FileVers
 export function appendedNote(hunk: HunkRecord, file: FileRecord): string {
   return createsFile(hunk, file)
     ? `Appends to the end of ${file.path} (the SEARCH section is empty and the file exists).`
-    : `Goes at the end of ${file.path}: the hunk names no place (no old lines, no @@ line), so it is appended, as the reference implementation does.`;
+    : `Goes at the end of ${file.path}: the hunk names no place (no old lines, no @@ text), so it is appended, as the reference implementation does.`;
 }
 
 function withNote(file: FileRecord, message: string | undefined): string | undefined {

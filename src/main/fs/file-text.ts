@@ -112,8 +112,3 @@ export function spliceMany(file: FileText, splices: readonly Splice[]): FileText
   if (lines.length > 0) terminators[terminators.length - 1] = hadFinalNewline ? terminators.at(-1) || file.eol : '';
   return { ...file, lines, terminators };
 }
-
-/** The text as one string with `\n` endings (for merging and display). */
-export function joinLines(file: FileText): string {
-  return file.lines.join('\n');
-}

@@ -66,8 +66,8 @@ for (let code = 0x2000; code <= 0x200a; code += 1) PUNCTUATION[String.fromCharCo
 const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join('')}]`, 'g');
 /** Trailing whitespace, `\r` included (String.prototype.trimEnd strips exactly what `\s` matches). */
 const trimEnd = (line: string): string => line.trimEnd();
-/** The tolerant form of a line; exported for tests. */
-export const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
+/** The tolerant form of a line. */
+const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
 /** Beyond this many `@@` hints, only the innermost count: real answers nest a few (class, method). */
 const MAX_HINTS = 16;
 
@@ -105,7 +105,7 @@ export class AnchorableFile {
   view(pass: Pass): PassView {
     let view = this.views.get(pass);
     if (view) return view;
-    // The exact pass reuses the lines; the others reuse the previous pass's when they are the same strings.
+    // The exact pass reuses the lines; the others normalize each once (unchanged strings are shared, not copied).
     const normalized = pass.tolerances.length === 0 ? this.lines : this.lines.map(pass.normalize);
     if (pass.skipBlankLines) {
       const positions: number[] = [];

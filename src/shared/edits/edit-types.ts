@@ -28,7 +28,7 @@ export type EditFormat = 'patch' | 'search-replace';
 export interface EditStreamParserOptions {
   /**
    * Whether `candidate` names a file of the project, as a path relative to the root or as
-   * the bare name of exactly one file there. A search/replace block's path line is decided
+   * the bare name of a file there (one or more: several make Flint refuse, naming them). A search/replace block's path line is decided
    * by this first (an existing file wins), then by the line's shape.
    */
   isProjectPath?: (candidate: string) => boolean;
