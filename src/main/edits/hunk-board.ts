@@ -139,7 +139,7 @@ export class HunkBoard implements Disposable {
       return;
     }
     if (result.entry) hunk.journalEntryId = result.entry.id;
-    const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : result.merged ? 'Merged around your edits.' : undefined;
+    const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : result.merged ? 'Merged around your edits.' : file.pathNote;
     this.transition(hunk, { type: 'written' }, { message });
   }
 

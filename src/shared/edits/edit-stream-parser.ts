@@ -214,7 +214,8 @@ export class EditStreamParser {
     if (text.startsWith('*** ') || isEnvelopeMarker(trimmed)) {
       // A padded marker is read as the marker, but one space is also the context prefix: a
       // file may hold that line. Never silently: the hunk it ends is said to end there.
-      if (!text.startsWith('*** ') && this.hunkOpen && this.hunkHasLines && trimmed !== END_OF_FILE && markerArgument(trimmed, MOVE_MARKER) === null) {
+      const contextPrefixed = text.startsWith(' ') && text[1] !== ' ' && text[1] !== '\t';
+      if (contextPrefixed && this.hunkOpen && this.hunkHasLines && trimmed !== END_OF_FILE && markerArgument(trimmed, MOVE_MARKER) === null) {
         this.problem(`A padded ${JSON.stringify(trimmed.slice(0, 60))} ended the hunk before it; if it was a line of the file, the hunk is cut short there.`);
       }
       return this.updateMarker(trimmed);
