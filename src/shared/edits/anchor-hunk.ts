@@ -68,6 +68,8 @@ const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join('')}]`,
 const trimEnd = (line: string): string => line.trimEnd();
 /** The tolerant form of a line. */
 const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
+/** Searches of one view done by a scan each before its line index is built (a scan costs a fraction of building it). */
+const SCANS_BEFORE_INDEX = 4;
 /** Beyond this many `@@` hints, only the innermost count: real answers nest a few (class, method). */
 const MAX_HINTS = 16;
 
@@ -85,7 +87,7 @@ interface PassView {
   lines: readonly string[];
   /** The file line of each of `lines` (null: the same index). */
   positions: Int32Array | null;
-  /** Built for the second search: one hunk is cheaper to find by one scan than by building an index. */
+  /** Built once scans would cost more: a few hunks are cheaper to find by a scan each than by building an index. */
   index: LineIndex | null;
   searches: number;
 }
@@ -122,7 +124,7 @@ export class AnchorableFile {
   /** Every start ≥ `from` of `needle` among the view's lines, in order, lazily. */
   starts(view: PassView, needle: readonly string[], from: number): Iterable<number> {
     view.searches += 1;
-    if (view.index === null && view.searches > 1) view.index = new LineIndex(view.lines);
+    if (view.index === null && view.searches > SCANS_BEFORE_INDEX) view.index = new LineIndex(view.lines);
     return view.index ? view.index.matches(needle, from) : occurrences(view.lines, needle, from);
   }
 
