@@ -47,6 +47,8 @@ export class EditApplier {
   private readonly writer: ProjectFileWriter;
   /** The project is closing: no new write starts (one already queued still finishes). */
   private closed = false;
+  /** The versions Flint last wrote, by path (see versionOf). */
+  private readonly lastWritten = new Map<string, FileVersion>();
 
   constructor(
     /** The project's files: every path the model names is resolved there, as the model's. */
@@ -202,7 +204,7 @@ export class EditApplier {
     const target = await this.files.resolve(hunks[0]!.path, 'model');
     const read = await this.currentText(target, hunks);
     if ('status' in read) return { results: hunks.map(() => read) };
-    const current = FileVersion.of(read.text, hunks.find((hunk) => hunk.base !== null)?.base);
+    const current = this.versionOf(target.relativePath, read.text, hunks.find((hunk) => hunk.base !== null)?.base);
     // A file that is not there is only for the hunks that may create it.
     const landing = read.before === null ? hunks.filter((hunk) => hunk.createIfMissing) : hunks;
     const { next, outcomes } = planHunks(current, landing, target.relativePath);
@@ -213,9 +215,29 @@ export class EditApplier {
     const after = encodeFileText(next.text);
     const unchanged = read.before !== null && Buffer.from(after).equals(read.before);
     const entry = unchanged ? null : await this.commit(target, read.before, after, read.mode, group);
+    this.remember(target.relativePath, next);
     const created = read.before === null;
     const results = plans.map((plan): ApplyResult => (plan.status === 'planned' ? { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged, appended: plan.appended && !created, created } : plan));
     return { results, written: next };
+  }
+
+  /**
+   * The version of what a file holds: the one Flint last wrote there when the file still
+   * holds exactly that (its indexes, its diffs and its dominant line ending carry on, so
+   * hunks accepted one by one end their added lines as one Accept all would), else one
+   * sharing what `base` worked out when the lines are the same.
+   */
+  private versionOf(path: string, text: FileText, base: FileVersion | null | undefined): FileVersion {
+    const written = this.lastWritten.get(path);
+    if (written !== undefined && FileVersion.of(text, written) === written) return written;
+    return FileVersion.of(text, base);
+  }
+
+  /** Keeps the version just written, for the next write of the file (a few files at most). */
+  private remember(path: string, version: FileVersion): void {
+    this.lastWritten.delete(path);
+    this.lastWritten.set(path, version);
+    if (this.lastWritten.size > REMEMBERED_FILES) this.lastWritten.delete(this.lastWritten.keys().next().value!);
   }
 
   /**
@@ -290,6 +312,9 @@ export class EditApplier {
     return this.writer.run(task);
   }
 }
+
+/** How many files' last written versions are kept (the files of one Accept all, typically). */
+const REMEMBERED_FILES = 16;
 
 /** An empty text file: what a file that does not exist yet holds, for a hunk that creates it. */
 const EMPTY_TEXT: FileText = { bom: false, lines: [], terminators: [], eol: '\n' };

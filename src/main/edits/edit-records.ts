@@ -15,6 +15,8 @@ export interface FileRecord {
   pathNote?: string;
   /** The bare name the model wrote, when `path` was found from it. */
   writtenAs?: string;
+  /** The user (or another program) saved the file since the answer began. */
+  savedByUser?: boolean;
   moveTo?: string;
   /** Where the file was before its accepted move (so Undo can put the section back there). */
   movedFrom?: string;

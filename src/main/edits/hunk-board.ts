@@ -139,7 +139,9 @@ export class HunkBoard implements Disposable {
       return;
     }
     if (result.entry) hunk.journalEntryId = result.entry.id;
-    const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : result.merged ? 'Merged around your edits.' : file.pathNote;
+    // Carried past Flint's own writes only, it was not merged around anything of the user's.
+    const merged = result.merged && this.files.some((other) => other.path === file.path && other.savedByUser);
+    const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : merged ? 'Merged around your edits.' : file.pathNote;
     this.transition(hunk, { type: 'written' }, { message });
   }
 
@@ -172,6 +174,7 @@ export class HunkBoard implements Disposable {
 
   /** The user (or another program) saved `path`: its pending hunks are planned again on the new text. */
   noteFileChanged(path: string, current: FileVersion | null): void {
+    for (const file of this.files) if (file.path === path) file.savedByUser = true;
     if (current !== null) return this.replanAll(path, current, 'saved');
     for (const hunk of this.order) {
       const file = this.files[hunk.fileIndex]!;
@@ -325,10 +328,11 @@ export class HunkBoard implements Disposable {
       // Conflicts are planned again too: the user may have put the lines back.
       if (except?.has(hunk) || (!this.replannable(hunk) && !queued) || file.path !== path) continue;
       let plan = planHunk(current, applyInput(hunk, file), path);
-      if (plan.status !== 'planned' && after !== 'saved') {
+      // A 3-way merge over Flint's own write is a last resort: anchored directly, the hunk's kept lines keep their endings.
+      if ((plan.status !== 'planned' || plan.via === 'merged') && after !== 'saved') {
         const direct = planHunk(current, { ...applyInput(hunk, file), base: null }, path);
         if (direct.status === 'planned') [plan, hunk.base] = [direct, current];
-        else if (after === 'written') continue;
+        else if (after === 'written' && plan.status !== 'planned') continue;
       }
       if (queued) continue;
       if (plan.status === 'planned') this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine, message: plan.appended ? appendedNote(hunk, file) : file.pathNote });

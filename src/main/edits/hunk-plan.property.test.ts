@@ -54,6 +54,7 @@ describe('planning over the user’s edits (property)', () => {
 
   it('carries a hunk over the user’s edits to where the 3-way merge puts it, or safely where that merge gives up', () => {
     let differing = 0;
+    let conservative = 0;
     const trials = trialCount(2_000, 50_000);
     for (let trial = 0; trial < trials; trial += 1) {
       const seed = firstSeed + trial;
@@ -66,8 +67,11 @@ describe('planning over the user’s edits (property)', () => {
       const plan = planHunk(current, { path: 'f', lines, base }, 'f');
       const reference = mergedWholeFile(current.lines, base, lines);
       if (plan.status !== 'planned') {
-        // Only where the 3-way merge itself finds no clean result.
-        expect(reference, `FLINT_SEED=${seed}`).toBe(plan.status);
+        // Where the 3-way merge itself finds no clean result; or, conservatively, where the
+        // user deleted one of several equal lines and the merge over the touched stretch
+        // aligns that deletion with the hunk's line (the user's text stays: no byte lost).
+        if (plan.status === 'conflict' && Array.isArray(reference)) conservative += 1;
+        else expect(reference, `FLINT_SEED=${seed}`).toBe(plan.status);
         continue;
       }
       const merged = spliceMany(current.text, [plan.splice]).lines;
@@ -79,7 +83,13 @@ describe('planning over the user’s edits (property)', () => {
       // saw them, and every line of the user's stays, in order.
       const anchored = anchorHunk(base.anchorable, { lines });
       if (anchored.status !== 'anchored') throw new Error(`FLINT_SEED=${seed}: planned but not anchored on its base`);
-      expect(current.lines.slice(plan.splice.start, plan.splice.end), `FLINT_SEED=${seed}`).toEqual(base.lines.slice(anchored.start, anchored.end));
+      // Moved: onto the very lines the model quoted. Merged over the touched stretch: the
+      // model's lines are all in.
+      if (current.mapRange(base, anchored.start, anchored.end)) {
+        expect(current.lines.slice(plan.splice.start, plan.splice.end), `FLINT_SEED=${seed}`).toEqual(base.lines.slice(anchored.start, anchored.end));
+      }
+      const ofModel = (all: readonly string[]) => all.filter((line) => line.endsWith('(model)'));
+      expect(ofModel(merged), `FLINT_SEED=${seed}`).toEqual(ofModel(anchored.replacement));
       const mine = (all: readonly string[]) => all.filter((line) => line.endsWith('(mine)'));
       expect(mine(merged), `FLINT_SEED=${seed}`).toEqual(mine(current.lines));
       differing += 1;
@@ -87,6 +97,7 @@ describe('planning over the user’s edits (property)', () => {
     // Those (and lines inserted right at a hunk's edge, which the merge calls a conflict and
     // Flint moves the hunk past) are the odd case, not the rule.
     expect(differing).toBeLessThan(trials / 8);
+    expect(conservative).toBeLessThan(trials / 100);
   });
 
   it('plans a file’s hunks together into what accepting them one by one, in order, gives', () => {

@@ -11,6 +11,7 @@
 import { diff3Merge } from 'node-diff3';
 import { anchorHunk, type AnchorResult, type Tolerance } from '../../shared/edits/anchor-hunk';
 import type { HunkLine } from '../../shared/edits/edit-types';
+import { placesOfAdded } from '../../shared/edits/line-pairs';
 import type { Splice } from '../fs/file-text';
 import type { ChangedRegion, FileVersion } from './file-version';
 
@@ -33,8 +34,10 @@ export type HunkPlan =
       status: 'planned';
       splice: Splice;
       tolerances: Tolerance[];
-      /** Carried over the user's changes since the hunk was proposed. */
+      /** Carried over changes made since the hunk was proposed (moved past them, or merged 3-way). */
       merged: boolean;
+      /** How: anchored on this text, moved past the changes, or merged 3-way with them. */
+      via: 'direct' | 'moved' | 'merged';
       /** 1-based line of the current text where the hunk lands. */
       anchorLine: number;
       /** The hunk named no place and goes at the end of the file. */
@@ -51,18 +54,18 @@ export function planHunk(current: FileVersion, hunk: HunkToApply, path: string):
   const direct = base === null || base.sameLinesAs(current);
   const anchored = anchorHunk(direct ? current.anchorable : base.anchorable, hunk);
   if (anchored.status !== 'anchored') return unmatched(path, anchored.reason);
-  if (direct) return planned(anchored, anchored, false);
+  if (direct) return planned(anchored, anchored, 'direct');
   if (anchored.placement === 'appended') {
     // "At the end" is wherever the end is now.
     const end = current.lines.length;
-    return planned({ start: end, end, replacement: anchored.replacement }, anchored, true);
+    return planned({ start: end, end, replacement: anchored.replacement }, anchored, 'moved');
   }
   const moved = current.mapRange(base, anchored.start, anchored.end);
   if (moved) {
     // The lines it keeps moved with it: their endings are read where they are now.
     const shift = moved.start - anchored.start;
     const sources = anchored.sources.map((source) => (source === null ? null : source + shift));
-    return planned({ ...moved, replacement: anchored.replacement, sources }, anchored, true);
+    return planned({ ...moved, replacement: anchored.replacement, sources }, anchored, 'moved');
   }
   return mergeThreeWay(current, base, anchored, path);
 }
@@ -85,7 +88,11 @@ function mergeThreeWay(current: FileVersion, base: FileVersion, anchored: Anchor
     return { status: 'conflict', message: `${path} changed where this hunk applies; your text was kept and the hunk was not applied.` };
   }
   const stretch = differingStretch(mine, regions.flatMap((region) => region.ok ?? []));
-  return planned({ ...stretch, start: stretch.start + window.currentStart, end: stretch.end + window.currentStart }, anchored, true);
+  const start = stretch.start + window.currentStart;
+  // Line endings by the same rule as anchoring: a line the merge kept is the same line.
+  const places = placesOfAdded(current.lines.slice(start, stretch.end + window.currentStart), stretch.replacement);
+  const sources = places.map((place) => (place === null ? null : start + place));
+  return planned({ ...stretch, start, end: stretch.end + window.currentStart, sources }, anchored, 'merged');
 }
 
 /** Past this many lines, the stretch to merge is no longer "around the hunk". */
@@ -122,8 +129,8 @@ function differingStretch(before: readonly string[], after: readonly string[]): 
   return { start: head, end: before.length - tail, replacement: after.slice(head, after.length - tail) };
 }
 
-function planned(splice: Splice, anchored: Anchored, merged: boolean): HunkPlan {
-  return { status: 'planned', splice, tolerances: anchored.tolerances, merged, anchorLine: splice.start + 1, appended: anchored.placement === 'appended' };
+function planned(splice: Splice, anchored: Anchored, via: 'direct' | 'moved' | 'merged'): HunkPlan {
+  return { status: 'planned', splice, tolerances: anchored.tolerances, merged: via !== 'direct', via, anchorLine: splice.start + 1, appended: anchored.placement === 'appended' };
 }
 
 /** Why a hunk has no place, in words that say Flint chose not to guess. */

@@ -13,6 +13,11 @@ export interface FileText {
   terminators: string[];
   /** The dominant line ending, for lines Flint adds. */
   eol: '\n' | '\r\n';
+  /**
+   * In a text Flint made (never read from disk): the ending the last line had before it
+   * became the last of a file without a final newline, for when a line follows it again.
+   */
+  lastLineEnding?: string;
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
@@ -107,8 +112,16 @@ export function spliceMany(file: FileText, splices: readonly Splice[]): FileText
     at = end;
   }
   keep(file.lines.length);
-  // Only the last line may lack a terminator: a former last line that now has lines after it gets one.
-  for (let index = 0; index < terminators.length - 1; index += 1) if (terminators[index] === '') terminators[index] = file.eol;
-  if (lines.length > 0) terminators[terminators.length - 1] = hadFinalNewline ? terminators.at(-1) || file.eol : '';
-  return { ...file, lines, terminators };
+  // Only the last line may lack a terminator: a former last line that now has lines after
+  // it gets back the ending it had before it was last, if Flint knows it.
+  const formerLast = file.lastLineEnding ?? file.eol;
+  for (let index = 0; index < terminators.length - 1; index += 1) if (terminators[index] === '') terminators[index] = formerLast;
+  let lastLineEnding: string | undefined;
+  if (lines.length > 0 && hadFinalNewline) terminators[terminators.length - 1] ||= file.eol;
+  else if (lines.length > 0) {
+    lastLineEnding = terminators.at(-1) || formerLast;
+    terminators[terminators.length - 1] = '';
+  }
+  const { lastLineEnding: _previous, ...rest } = file;
+  return { ...rest, lines, terminators, ...(lastLineEnding !== undefined ? { lastLineEnding } : {}) };
 }
