@@ -47,8 +47,8 @@ export class EditApplier {
   private readonly writer: ProjectFileWriter;
   /** The project is closing: no new write starts (one already queued still finishes). */
   private closed = false;
-  /** The versions Flint last wrote, by path (see versionOf). */
-  private readonly lastWritten = new Map<string, FileVersion>();
+  /** The versions Flint last wrote, by path, oldest first (see versionOf). */
+  private readonly lastWritten = new Map<string, FileVersion[]>();
 
   constructor(
     /** The project's files: every path the model names is resolved there, as the model's. */
@@ -136,6 +136,8 @@ export class EditApplier {
           if ((await this.restore(entry, 'undo')).status === 'done') await this.journal.drop(entry);
           throw error;
         }
+        // The same bytes under the new name: what Flint knew of them goes along.
+        for (const version of this.lastWritten.get(source.relativePath) ?? []) this.remember(destination.relativePath, version);
         return { status: 'applied', entry, tolerances: [], merged: false };
       }),
     );
@@ -228,15 +230,16 @@ export class EditApplier {
    * sharing what `base` worked out when the lines are the same.
    */
   private versionOf(path: string, text: FileText, base: FileVersion | null | undefined): FileVersion {
-    const written = this.lastWritten.get(path);
-    if (written !== undefined && FileVersion.of(text, written) === written) return written;
+    // Newest first: after an Undo the file may hold one written before the last.
+    for (const written of [...(this.lastWritten.get(path) ?? [])].reverse()) if (FileVersion.of(text, written) === written) return written;
     return FileVersion.of(text, base);
   }
 
-  /** Keeps the version just written, for the next write of the file (a few files at most). */
+  /** Keeps the version just written, for the next write of the file (the last few, of a few files). */
   private remember(path: string, version: FileVersion): void {
+    const versions = [...(this.lastWritten.get(path) ?? []), version].slice(-REMEMBERED_VERSIONS);
     this.lastWritten.delete(path);
-    this.lastWritten.set(path, version);
+    this.lastWritten.set(path, versions);
     if (this.lastWritten.size > REMEMBERED_FILES) this.lastWritten.delete(this.lastWritten.keys().next().value!);
   }
 
@@ -313,8 +316,9 @@ export class EditApplier {
   }
 }
 
-/** How many files' last written versions are kept (the files of one Accept all, typically). */
+/** How many files' last written versions are kept (the files of one Accept all, typically), and how many of each. */
 const REMEMBERED_FILES = 16;
+const REMEMBERED_VERSIONS = 4;
 
 /** An empty text file: what a file that does not exist yet holds, for a hunk that creates it. */
 const EMPTY_TEXT: FileText = { bom: false, lines: [], terminators: [], eol: '\n' };
