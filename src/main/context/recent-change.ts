@@ -2,8 +2,8 @@
  * "The lines I just changed": what one save changed, as line ranges in the new text
  * and as a unified diff for the prompt.
  */
-import { diffIndices } from 'node-diff3';
 import type { ChangedLines } from '../../shared/ask-types';
+import { changedRegions } from '../../shared/edits/line-diff';
 
 /** One changed place: `removed` lines of the old text became `added` lines at `start` (0-based, new text). */
 export interface ChangedPlace {
@@ -19,30 +19,20 @@ export interface RecentChange {
   lines: ChangedLines;
 }
 
-/** Beyond this many differing lines a save is one big change: an LCS over them would cost more than it tells. */
+/** Beyond this many changed lines a save is one big change: a finer diff would cost more than it tells. */
 const MAX_DIFFED_LINES = 4000;
 const CONTEXT_LINES = 3;
 
 /** What changed from `before` to `after`; null when nothing did. */
 export function describeChange(before: readonly string[], after: readonly string[]): RecentChange | null {
-  // Saves usually touch one small region: trim the common head and tail first.
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head += 1;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
-  const oldMiddle = before.slice(head, before.length - tail);
-  const newMiddle = after.slice(head, after.length - tail);
-  if (oldMiddle.length === 0 && newMiddle.length === 0) return null;
-
-  const places: ChangedPlace[] =
-    oldMiddle.length + newMiddle.length > MAX_DIFFED_LINES || oldMiddle.length === 0 || newMiddle.length === 0
-      ? [{ oldStart: head, removed: oldMiddle, start: head, added: newMiddle }]
-      : diffIndices(oldMiddle, newMiddle).map((part) => ({
-          oldStart: head + part.buffer1[0],
-          removed: part.buffer1Content,
-          start: head + part.buffer2[0],
-          added: part.buffer2Content,
-        }));
+  const regions = changedRegions(before, after, MAX_DIFFED_LINES);
+  if (regions.length === 0) return null;
+  let shift = 0;
+  const places: ChangedPlace[] = regions.map((region) => {
+    const start = region.start + shift;
+    shift += region.length - (region.end - region.start);
+    return { oldStart: region.start, removed: before.slice(region.start, region.end), start, added: after.slice(start, start + region.length) };
+  });
   const first = places[0]!;
   const last = places.at(-1)!;
   // A pure deletion has no new lines: point at the line after it (or the last line).

@@ -9,9 +9,9 @@
  */
 import { AnchorableFile } from '../../shared/edits/anchor-hunk';
 import type { FileText } from '../fs/file-text';
-import { changedRegions, type ChangedRegion } from './line-diff';
+import { changedRegions, type ChangedRegion } from '../../shared/edits/line-diff';
 
-export type { ChangedRegion } from './line-diff';
+export type { ChangedRegion } from '../../shared/edits/line-diff';
 
 /** Past this many changed lines, a diff is not worth its cost: the whole changed stretch is one region. */
 const MAX_CHANGED_LINES = 2_000;

@@ -11,6 +11,7 @@
 import { diff3Merge } from 'node-diff3';
 import { anchorHunk, type AnchorResult, type Tolerance } from '../../shared/edits/anchor-hunk';
 import type { HunkLine } from '../../shared/edits/edit-types';
+import { commonEnds } from '../../shared/edits/line-diff';
 import { placesOfAdded } from '../../shared/edits/line-pairs';
 import type { Splice } from '../fs/file-text';
 import type { ChangedRegion, FileVersion } from './file-version';
@@ -122,10 +123,7 @@ function mergeWindow(changes: readonly ChangedRegion[], start: number, end: numb
 
 /** The one stretch where `after` differs from `before`, as a splice of `before` (untouched lines keep their line endings). */
 function differingStretch(before: readonly string[], after: readonly string[]): Splice {
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head += 1;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+  const { head, tail } = commonEnds(before, after);
   return { start: head, end: before.length - tail, replacement: after.slice(head, after.length - tail) };
 }
 

@@ -14,12 +14,19 @@ export interface ChangedRegion {
   length: number;
 }
 
-/** The regions of `before` that differ in `after`, in order (one region for all, past `maxChanges` changed lines). */
-export function changedRegions(before: readonly string[], after: readonly string[], maxChanges: number): ChangedRegion[] {
+/** How many lines two versions share at their start, then at their end (not overlapping the head). */
+export function commonEnds(before: readonly string[], after: readonly string[]): { head: number; tail: number } {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head += 1;
   let tail = 0;
   while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+  return { head, tail };
+}
+
+/** The regions of `before` that differ in `after`, in order (one region for all, past `maxChanges` changed lines). */
+export function changedRegions(before: readonly string[], after: readonly string[], maxChanges: number): ChangedRegion[] {
+  // Saves usually touch one small region: the common head and tail are skipped first.
+  const { head, tail } = commonEnds(before, after);
   const a = before.slice(head, before.length - tail);
   const b = after.slice(head, after.length - tail);
   if (a.length === 0 && b.length === 0) return [];
