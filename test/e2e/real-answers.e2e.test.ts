@@ -117,8 +117,10 @@ describe('answers as real models write them, in Chromium (serve shell, simulator
 
   it('takes the whole Accept all back with one Undo', async () => {
     await page.getByRole('button', { name: 'Undo' }).click();
+    // One Undo, two files: restored one after the other (newest first), so each is waited for.
     await eventually(() => read('src/app.ts'), (text) => text === APP, 'the original greeting');
-    expect(existsSync(join(project, 'Makefile'))).toBe(false);
+    await eventually(async () => existsSync(join(project, 'Makefile')), (exists) => !exists, 'the created Makefile to be gone');
+    await eventually(() => page.getByText(/Undid the changes to 2 files/).count(), (count) => count > 0, 'the notice');
   });
 
   it('resolves a bare file name and appends a chunk that names no place, keeping a file without a final newline so', async () => {
