@@ -43,6 +43,11 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     stopAnswer: notUsed,
     acknowledgeAnswer: notUsed,
     redirectAnswer: notUsed,
+    queueAnswer: notUsed,
+    retryTurn: notUsed,
+    cancelRetry: notUsed,
+    listConversations: notUsed,
+    getConversation: notUsed,
     undoWrite: notUsed,
     redoWrite: notUsed,
   };

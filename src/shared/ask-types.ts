@@ -73,13 +73,98 @@ export type AnswerStatus =
   /** The stream failed; `message` says why. */
   | 'failed';
 
-/** One batched update of an answer: status, prose and hunks (at most one per frame). */
+/** Where one turn is: an answer's status, or waiting to be sent, or cut short by a redirect. */
+export type TurnStatus =
+  | AnswerStatus
+  /** Typed while the previous turn streamed: sent when it ends. */
+  | 'queued'
+  /** The user redirected it: the next turn replaces it. */
+  | 'redirected';
+
+/** How the user's words became this turn. */
+export type TurnKind =
+  /** The question that started the conversation. */
+  | 'question'
+  /** Asked after the previous turn ended, in the same conversation. */
+  | 'follow-up'
+  /** Typed while the previous turn streamed: it interrupted it. */
+  | 'redirect'
+  /** Typed while the previous turn streamed, to be sent when it ended. */
+  | 'queued'
+  /** The same words again, after a failure. */
+  | 'retry';
+
+/** Why a turn failed, and what can be done about it (the failure's own words are the turn's message). */
+export interface TurnFailure {
+  /** The inference failure code (`rate-limited`, `unauthorized`, `server-error`, …), or `other`. */
+  code: string;
+  /** A 429: when Flint retries by itself (epoch ms); absent once cancelled or not scheduled. */
+  retryAtEpochMs?: number;
+  /** A deeper model is configured and this turn did not use it. */
+  canRetryDeep: boolean;
+  /** The key is missing or refused: Settings is the way out. */
+  needsSettings: boolean;
+}
+
+/** One turn of a conversation: the user's words and the model's answer to them. */
+export interface TurnView {
+  /** 1-based; the turn's hunks have ids starting with it (`2.0`). */
+  index: number;
+  kind: TurnKind;
+  /** The user's words (a question, a redirect, a follow-up). */
+  text: string;
+  depth: 'fast' | 'deep';
+  /** The model that answered (or was asked), by name. */
+  model: string;
+  status: TurnStatus;
+  /** Why it failed or stopped, in words. */
+  message?: string;
+  /** The model's prose so far. */
+  prose: string;
+  /** When the user sent it (epoch ms). */
+  askedAtEpochMs: number;
+  /** When it took effect: the request went out (a queued turn: later than asked). */
+  startedAtEpochMs?: number;
+  endedAtEpochMs?: number;
+  /** What the model was told about the user's decisions with this turn (the structured note). */
+  note?: string;
+  /** A retry of this (failed) turn, or the turn that redirected it. */
+  followedBy?: number;
+  failure?: TurnFailure;
+}
+
+/**
+ * One batched update of a conversation: its turns' changes, prose and hunks (at most one
+ * per frame). The whole conversation, when the renderer (re)loads it, is one such update
+ * with everything in it (`full`).
+ */
 export interface AnswerUpdate {
   sessionId: string;
+  /** The latest turn's status (the conversation's). */
   status?: AnswerStatus;
   message?: string;
-  /** Prose to append. */
-  prose?: string;
+  /** Turns whose fields changed (prose aside), whole. */
+  turns?: Omit<TurnView, 'prose'>[];
+  /** Prose to append, per turn, in order. */
+  prose?: { turn: number; text: string }[];
   hunks: HunkUpdate[];
   problems?: string[];
+  /** Everything: the renderer replaces what it has of this conversation. */
+  full?: { title: string };
+}
+
+/** A conversation in the history list. */
+export interface ConversationSummary {
+  sessionId: string;
+  /** The first question, shortened. */
+  title: string;
+  createdAtEpochMs: number;
+  updatedAtEpochMs: number;
+  /** The latest turn's status. */
+  status: TurnStatus;
+  turns: number;
+  /** Hunks awaiting a decision that Accept all would take. */
+  pending: number;
+  /** Hunks a redirect replaced, still undecided. */
+  superseded: number;
 }

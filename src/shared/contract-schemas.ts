@@ -19,6 +19,9 @@ const ProviderInput = z.object({ providerId: ProviderId }).strict();
 const SessionId = z.string().uuid();
 const HunkId = z.string().min(1).max(64);
 const AskFocus = z.enum(['recent-change', 'whole-file']);
+const Depth = z.enum(['fast', 'deep']);
+// Long pastes (logs, stack traces) are fine; the context budget decides what fits.
+const Prompt = z.string().min(1).max(400_000);
 
 export const requestSchemas = {
   getAppInfo: NoInput,
@@ -39,12 +42,12 @@ export const requestSchemas = {
   prepareAsk: z.object({ focus: AskFocus }).strict(),
   askModel: z
     .object({
-      // Long pastes (logs, stack traces) are fine; the context budget decides what fits.
-      prompt: z.string().min(1).max(400_000),
+      prompt: Prompt,
       paths: z.array(RelativePath).max(20).optional(),
       focus: AskFocus.optional(),
-      depth: z.enum(['fast', 'deep']),
+      depth: Depth,
       keypressEpochMs: z.number().finite().optional(),
+      conversationId: SessionId.optional(),
     })
     .strict(),
   acceptHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
@@ -53,7 +56,12 @@ export const requestSchemas = {
   rejectAllHunks: z.object({ sessionId: SessionId }).strict(),
   stopAnswer: z.object({ sessionId: SessionId }).strict(),
   acknowledgeAnswer: z.object({ sessionId: SessionId }).strict(),
-  redirectAnswer: z.object({ sessionId: SessionId, prompt: z.string().min(1).max(400_000), keypressEpochMs: z.number().finite().optional() }).strict(),
+  redirectAnswer: z.object({ sessionId: SessionId, prompt: Prompt, keypressEpochMs: z.number().finite().optional(), depth: Depth.optional() }).strict(),
+  queueAnswer: z.object({ sessionId: SessionId, prompt: Prompt, depth: Depth.optional() }).strict(),
+  retryTurn: z.object({ sessionId: SessionId, turn: z.number().int().positive().max(100_000), depth: Depth }).strict(),
+  cancelRetry: z.object({ sessionId: SessionId }).strict(),
+  listConversations: NoInput,
+  getConversation: z.object({ sessionId: SessionId }).strict(),
   undoWrite: NoInput,
   redoWrite: NoInput,
 } satisfies { [N in RequestName]: z.ZodType<RequestInput<N>> };

@@ -16,7 +16,7 @@ import type {
 } from './inference-types';
 import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus } from './ask-types';
 import type { HunkState } from './edits/hunk-types';
-import type { AnswerUpdate } from './ask-types';
+import type { AnswerUpdate, ConversationSummary } from './ask-types';
 import type { Result } from './result';
 import type {
   CloseReason,
@@ -127,11 +127,27 @@ export const requests = {
    * Asks about `paths` (default: the current file, focused on `focus`). A question's answer
    * streams as the answer's prose; a change request's hunks arrive too, as `ask:update` events.
    */
-  askModel: request<{ prompt: string; paths?: string[]; focus?: AskFocus; depth: AnswerDepth; keypressEpochMs?: number }, { sessionId: string }>('ask:start'),
+  askModel: request<
+    { prompt: string; paths?: string[]; focus?: AskFocus; depth: AnswerDepth; keypressEpochMs?: number; conversationId?: string },
+    { sessionId: string }
+  >('ask:start'),
   /** Stops the stream at once (Esc); complete hunks stay decidable. */
   stopAnswer: request<{ sessionId: string }, null>('ask:stop'),
-  /** Steers the answer with a follow-up typed while (or after) it streams. */
-  redirectAnswer: request<{ sessionId: string; prompt: string; keypressEpochMs?: number }, null>('ask:redirect'),
+  /**
+   * Interrupts the streaming answer with a new turn (Enter while it streams): the earlier
+   * turns' undecided hunks are superseded, and the model is told what was decided.
+   */
+  redirectAnswer: request<{ sessionId: string; prompt: string; keypressEpochMs?: number; depth?: AnswerDepth }, null>('ask:redirect'),
+  /** Queues a message for when the streaming answer ends (sent at once if it already has). */
+  queueAnswer: request<{ sessionId: string; prompt: string; depth?: AnswerDepth }, null>('ask:queue'),
+  /** Sends a failed (or stopped) turn's words again, to the same model or the deep one. */
+  retryTurn: request<{ sessionId: string; turn: number; depth: AnswerDepth }, null>('ask:retry'),
+  /** Stops the countdown to an automatic retry (after a 429). */
+  cancelRetry: request<{ sessionId: string }, null>('ask:cancelRetry'),
+  /** The open project's conversations, newest first. */
+  listConversations: request<NoInput, ConversationSummary[]>('ask:list'),
+  /** A whole conversation (turns, prose, every hunk with its lines), as one full update. */
+  getConversation: request<{ sessionId: string }, AnswerUpdate>('ask:get'),
   /** The renderer has painted the last `ask:update`: main may send the next at once. */
   acknowledgeAnswer: request<{ sessionId: string }, null>('ask:ack'),
   // Decisions on hunks (the edits part of main).
@@ -181,6 +197,8 @@ export interface EventPayloads {
   'inference:latency': LatencyFigures;
   /** An answer's status, prose and hunks, batched per frame. */
   'ask:update': AnswerUpdate;
+  /** The history list changed (newest first). */
+  'ask:conversations': ConversationSummary[];
   /** Open the ask bar: the system-wide shortcut, the tray icon, or `flint --ask`. */
   'ask:open': AskOpenRequest;
   /** The system-wide shortcut was registered, or could not be. */

@@ -12,6 +12,18 @@ import type { Result } from './result';
 /** Where the socket lives, on the same origin as the page. */
 export const SERVE_SOCKET_PATH = '/flint-socket';
 
+/**
+ * Answers `GET` with `ServeInstance`, no token needed: lets a page that lost its socket
+ * tell "Flint is down" (no answer) from "Flint was restarted" (another instance) from
+ * "this Flint refuses my token" (the same instance).
+ */
+export const SERVE_INSTANCE_PATH = '/flint-instance';
+
+/** The body of `SERVE_INSTANCE_PATH`: a random id per server run, which opens nothing. */
+export interface ServeInstance {
+  instance: string;
+}
+
 /** The key of the printed URL's fragment (`#token=…`) that carries the per-run token: never sent in a request. */
 export const SERVE_TOKEN_PARAMETER = 'token';
 

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
 import { EditApplier } from '../../src/main/edits/edit-applier';
 import { ProjectFiles } from '../../src/main/fs/project-files';
-import { AnswerSession } from '../../src/main/ask/answer-session';
+import { conversationFor, startTurn } from '../helpers/conversations';
 import { HunkBoard } from '../../src/main/edits/hunk-board';
 import { decodeFileText } from '../../src/main/fs/file-text';
 import { UndoJournal } from '../../src/main/edits/undo-journal';
@@ -82,20 +82,19 @@ async function measurePipeline(): Promise<number> {
       let sink: StreamSink | null = null;
       let pending = 0;
       const applier = new EditApplier(new ProjectFiles(folder), await UndoJournal.open(join(folder, `journal-${run}.jsonl`)));
-      const session = new AnswerSession({
-        sessionId: `bench-${run}`,
+      const session = conversationFor({
+        id: `bench-${run}`,
         openBoard: (report) => new HunkBoard({ applier, readText: async () => file, report, logger: createMemoryLogger() }),
         emit: (update) => {
           pending += update.hunks.filter((hunk) => hunk.state === 'pending').length;
         },
         focus: 'whole-file',
-        depth: 'fast',
-        openStream: async (_turn, streamSink) => {
+        openStream: async (_prompt, streamSink) => {
           sink = streamSink;
           return { cancel: () => undefined, done: new Promise(() => undefined) };
         },
       });
-      await session.start({ instructions: '', input: 'bench' }, new Map([['src/big.ts', file]]));
+      await startTurn(session, { instructions: '', input: 'bench' }, new Map([['src/big.ts', file]]));
       const started = performance.now();
       for (const token of tokens) sink!.onDelta(token);
       sink!.onEnd({ outcome: 'completed', latency: { keypressToWriteMs: 0, requestToFirstDeltaMs: 0, tokensPerSecond: 0, totalMs: 0, outputTokens: 0, model: 'bench' } });
@@ -132,22 +131,21 @@ async function measureAdversarialBlock(): Promise<number> {
   let sink: StreamSink | null = null;
   let anchored = false;
   const applier = new EditApplier(new ProjectFiles(folder), await UndoJournal.open(join(folder, 'journal.jsonl')));
-  const session = new AnswerSession({
-    sessionId: 'bench-adversarial',
+  const session = conversationFor({
+    id: 'bench-adversarial',
     openBoard: (report) => new HunkBoard({ applier, readText: async () => file, report, logger: createMemoryLogger() }),
     emit: (update) => {
       anchored ||= update.hunks.some((hunk) => hunk.state === 'pending');
     },
     focus: 'whole-file',
-    depth: 'fast',
-    openStream: async (_turn, streamSink) => {
+    openStream: async (_prompt, streamSink) => {
       sink = streamSink;
       return { cancel: () => undefined, done: new Promise(() => undefined) };
     },
   });
   let longest = 0;
   try {
-    await session.start({ instructions: '', input: 'bench' }, new Map([[path, file]]));
+    await startTurn(session, { instructions: '', input: 'bench' }, new Map([[path, file]]));
     for (let offset = 0; offset < answer.length; offset += 16) {
       const started = performance.now();
       sink!.onDelta(answer.slice(offset, offset + 16));

@@ -1,5 +1,5 @@
 /**
- * An answer driven by hand for the scale benches: a real AnswerSession on a real
+ * An answer driven by hand for the scale benches: a real Conversation on a real
  * EditService (real files, journal, guarded writes), with the model stream replaced by a
  * sink the bench feeds, and the updates the renderer would receive kept as hunk states.
  */
@@ -7,7 +7,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HunkState } from '../../src/shared/edits/hunk-types';
-import { AnswerSession } from '../../src/main/ask/answer-session';
+import type { Conversation } from '../../src/main/ask/conversation';
+import { conversationFor, startTurn } from '../../test/helpers/conversations';
 import { EditService } from '../../src/main/edits/edit-service';
 import type { FileText } from '../../src/main/fs/file-text';
 import { ProjectFiles } from '../../src/main/fs/project-files';
@@ -39,7 +40,7 @@ export class DrivenSession {
 
   private constructor(
     readonly service: EditService,
-    readonly session: AnswerSession,
+    readonly session: Conversation,
     readonly sink: StreamSink,
   ) {}
 
@@ -52,15 +53,14 @@ export class DrivenSession {
     const service = await EditService.create({ files, journalFolder: journals, logger: createMemoryLogger(), onWillWrite: () => undefined });
     let sink: StreamSink | null = null;
     let driven: DrivenSession | null = null;
-    const session = new AnswerSession({
-      sessionId: 'bench-scale',
+    const session = conversationFor({
+      id: 'bench-scale',
       openBoard: (report) => service.openBoard(report),
       emit: (update) => {
         for (const hunk of update.hunks) driven?.states.set(hunk.id, hunk.state);
       },
       focus: 'whole-file',
-      depth: 'fast',
-      openStream: async (_turn, streamSink) => {
+      openStream: async (_prompt, streamSink) => {
         sink = streamSink;
         return { cancel: () => undefined, done: new Promise(() => undefined) };
       },
@@ -70,7 +70,7 @@ export class DrivenSession {
       const text = await files.readText(path);
       if (text !== null) texts.set(path, text);
     }
-    await session.start({ instructions: '', input: 'bench' }, texts);
+    await startTurn(session, { instructions: '', input: 'bench' }, texts);
     driven = new DrivenSession(service, session, sink!);
     return driven;
   }

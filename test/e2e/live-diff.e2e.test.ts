@@ -54,7 +54,7 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
   /** Asks, and waits until the new session replaced the previous one on screen. */
   const ask = async (text: string) => {
     const previous = await sessionId();
-    await askFlint(page, text);
+    await askFlint(page, text, { fresh: true });
     await eventually(sessionId, (id) => id !== null && id !== previous, 'the new edit session');
   };
 

@@ -124,7 +124,7 @@ describe('answers as real models write them, in Chromium (serve shell, simulator
   });
 
   it('resolves a bare file name and appends a chunk that names no place, keeping a file without a final newline so', async () => {
-    await askFlint(page, 'two more please');
+    await askFlint(page, 'two more please', { fresh: true });
     await allReady(2);
     expect(await card('src/lib/helpers.ts').locator('.hunk-message').innerText()).toContain('the only file of that name');
     expect(await card('notes.txt').locator('.hunk-message').innerText()).toContain('names no place');

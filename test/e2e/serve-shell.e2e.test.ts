@@ -5,10 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, openFlintPage } from '../helpers/chromium';
-import { SERVE_ENTRY, startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { eventually, launchChromium, openFlintPage } from '../helpers/chromium';
+import { SERVE_ENTRY, simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { startSimulator, type Simulator } from '../sim/simulator';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'sample-project');
 const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
@@ -147,6 +148,119 @@ describe('the serve shell in Chromium', () => {
 
   it('ran without console errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the serve shell page when it loses Flint', () => {
+  const SESSION_ENDED = 'This Flint session ended (Flint was restarted). Open the new URL Flint printed in its terminal.';
+  let workspace: string;
+  let project: string;
+  let env: Record<string, string>;
+  let sim: Simulator;
+  let first: ServeProcess;
+  let second: ServeProcess | undefined;
+  let browser: BrowserContext;
+  let page: Page;
+  /** Every WebSocket the page created: its first connection and each retry. */
+  let attempts = 0;
+
+  // Each notice is an alert or a status, not a listitem, to the accessibility tree.
+  const noticeTexts = (target: Page) => target.getByRole('list', { name: 'Notices' }).locator('li > span').allInnerTexts();
+  const statusText = (target: Page) => target.locator('footer.status-bar').innerText();
+  const treeItem = (target: Page, name: string) => target.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true });
+  const modelReady = (target: Page) => eventually(() => statusText(target), (text) => text.includes('Model ready'), 'a ready model', 20_000);
+
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-lost-'));
+    project = join(workspace, 'sample-project');
+    await cp(FIXTURE, project, { recursive: true });
+    sim = await startSimulator({ apiKey: 'sk-e2e' });
+    env = simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-e2e');
+    first = await startServeProcess([project], env);
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('websocket', () => attempts++);
+    await page.goto(first.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await first?.stop();
+    await second?.stop();
+    await sim?.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('reconnects and clears its one notice when the server closes the socket while Flint keeps running', async () => {
+    // A routed page: the route passes everything through and gives the test the server's side of the socket.
+    const routes: WebSocketRoute[] = [];
+    let allowReconnect = (): void => undefined;
+    const reconnectAllowed = new Promise<void>((resolve) => (allowReconnect = resolve));
+    const routed = await browser.newPage();
+    try {
+      await routed.routeWebSocket(/\/flint-socket$/, async (socket) => {
+        routes.push(socket);
+        // The retry waits until the test has seen the page say it is reconnecting.
+        if (routes.length > 1) await reconnectAllowed;
+        socket.connectToServer();
+      });
+      await routed.goto(first.url);
+      await treeItem(routed, 'src').waitFor();
+      await modelReady(routed);
+      routes[0]!.close({ code: 1012, reason: 'Restarting this connection.' });
+      await eventually(() => noticeTexts(routed), (texts) => texts.length === 1, 'one notice');
+      expect(await noticeTexts(routed)).toEqual(['Flint closed the connection: Restarting this connection. Reconnecting…']);
+      expect(await statusText(routed)).toContain('Flint offline — reconnecting…');
+      expect(await statusText(routed)).not.toContain('Model ready');
+
+      allowReconnect();
+      await eventually(() => noticeTexts(routed), (texts) => texts.length === 0, 'the notice to go');
+      await modelReady(routed);
+      expect(routes).toHaveLength(2);
+    } finally {
+      await routed.close();
+    }
+  });
+
+  it('says once, not once per retry, that it lost Flint when the process stops, and no longer claims the model is ready', async () => {
+    await treeItem(page, 'src').waitFor();
+    await modelReady(page);
+    const before = attempts;
+    await first.stop();
+    await eventually(async () => attempts, (count) => count >= before + 4, 'four reconnect attempts', 20_000);
+    expect(await noticeTexts(page)).toEqual(['Lost the connection to Flint; reconnecting…']);
+    const status = await statusText(page);
+    expect(status).toContain('Flint offline — reconnecting…');
+    expect(status).not.toContain('Model ready');
+  });
+
+  it('tells the old tab its session ended and to open the new URL once Flint starts again on the same port, and stops retrying', async () => {
+    second = await startServeProcess([project, '--port', String(first.port)], env);
+    expect(second.port).toBe(first.port);
+    await eventually(() => noticeTexts(page), (texts) => texts.includes(SESSION_ENDED), 'the session-ended notice', 20_000);
+    expect(await noticeTexts(page)).toEqual([SESSION_ENDED]);
+    expect(await statusText(page)).toContain('Flint session ended — open the new URL');
+    await mkdir(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'serve-shell-session-ended.png') });
+    // Longer than the longest retry delay (5 s): a page still retrying would have made a socket by then.
+    const settled = attempts;
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect(attempts).toBe(settled);
+  });
+
+  it('still says the session ended after the old tab is reloaded, instead of retrying forever', async () => {
+    // The reload keeps the old token and the id of the Flint that took it (sessionStorage).
+    await page.reload();
+    await eventually(() => noticeTexts(page), (texts) => texts.includes(SESSION_ENDED), 'the session-ended notice after the reload', 20_000);
+    expect(await noticeTexts(page)).toEqual([SESSION_ENDED]);
+    expect(await statusText(page)).toContain('Flint session ended — open the new URL');
+  });
+
+  it('connects to the new Flint when its URL is opened in the same tab, and clears the notice', async () => {
+    await page.goto(second!.url);
+    await treeItem(page, 'src').waitFor();
+    await eventually(() => noticeTexts(page), (texts) => texts.length === 0, 'the notice to go');
+    await modelReady(page);
   });
 });
 

@@ -49,9 +49,15 @@ export async function openFlintPage(url: string): Promise<{ browser: BrowserCont
   return { browser, page, errors };
 }
 
-/** Opens the ask bar with the in-app shortcut (the default Ctrl+Shift+Space) and asks. */
-export async function askFlint(page: Page, text: string, options: { deep?: boolean } = {}): Promise<void> {
-  const input = page.getByRole('dialog', { name: 'Ask Flint' }).getByRole('textbox', { name: 'Ask Flint' });
+/**
+ * Opens the ask bar with the in-app shortcut (the default Ctrl+Shift+Space) and asks. In a
+ * bar still showing its answer Enter follows it up; `fresh` closes the bar first, so the
+ * question starts a new conversation, as one asked from a new opening does.
+ */
+export async function askFlint(page: Page, text: string, options: { deep?: boolean; fresh?: boolean } = {}): Promise<void> {
+  const bar = page.getByRole('dialog', { name: 'Ask Flint' });
+  const input = bar.getByRole('textbox', { name: 'Ask Flint' });
+  if (options.fresh && (await input.isVisible())) await bar.getByRole('button', { name: 'Close the ask bar' }).click();
   if (!(await input.isVisible())) await page.keyboard.press('Control+Shift+Space');
   await input.fill(text);
   await input.press(options.deep ? 'Alt+Enter' : 'Enter');

@@ -8,5 +8,5 @@ import type { HunkState, HunkUpdate } from '../../src/shared/edits/hunk-types';
 export const added = (...texts: string[]): HunkLine[] => texts.map((text) => ({ kind: 'add', text }));
 
 export function hunkUpdate(id: string, appendLines: HunkLine[], state: HunkState = 'streaming', extra: Partial<HunkUpdate> = {}): HunkUpdate {
-  return { id, fileIndex: 0, path: 'src/a.ts', operation: 'update', state, appendLines, anchorLine: null, ...extra };
+  return { id, turn: 1, number: 1, fileIndex: 0, path: 'src/a.ts', operation: 'update', state, appendLines, anchorLine: null, ...extra };
 }

@@ -10,11 +10,14 @@ export const SERVE_ENTRY = join(import.meta.dirname, '..', '..', 'out', 'main', 
 
 export interface ServeProcess {
   url: string;
+  /** The port it listens on: pass `--port` with it to start the next one on the same port. */
+  port: number;
   child: ChildProcess;
   stderr: () => string;
   stop(): Promise<void>;
 }
 
+/** Starts `node out/main/serve.js ...args` (e.g. a folder, `--port N`) and resolves once it printed its URL. */
 export async function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
   if (!existsSync(SERVE_ENTRY)) throw new Error(`${SERVE_ENTRY} is missing: run \`electron-vite build\` first (npm test does).`);
   const child = spawn(process.execPath, [SERVE_ENTRY, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -34,6 +37,7 @@ export async function startServeProcess(args: string[], env: Record<string, stri
   });
   return {
     url,
+    port: Number(new URL(url).port),
     child,
     stderr: () => stderr,
     stop: () =>

@@ -121,7 +121,7 @@ describe('AnswerService with the simulator and a real project', () => {
     await rm(config, { recursive: true, force: true });
   });
 
-  const hunksOf = (sessionId: string) => answers.session(sessionId).hunks;
+  const hunksOf = (sessionId: string) => answers.conversation(sessionId).hunks;
   const edits = () => workspace.requireProject().edits;
   const states = () => [...hunks.values()].map((hunk) => hunk.state);
   const read = () => readFile(project.path('src/app.ts'), 'utf8');
@@ -238,17 +238,21 @@ describe('AnswerService with the simulator and a real project', () => {
     const secondTurn = sim.requests.filter((request) => request.protocol === 'responses').at(-1)!;
     // The file (with the accepted change) is in the stable part; the decisions in the turn.
     const sent = JSON.stringify(secondTurn.body);
-    expect(JSON.stringify(secondTurn.body.input)).toContain('Already applied');
+    expect(JSON.stringify(secondTurn.body.input)).toContain('hunk 1 in src/app.ts accepted');
     expect(sent).toContain('only the first one, please');
     expect(sent).toContain('return 10;');
     expect(hunks.get('1.0')?.state).toBe('accepted');
     expect(await read()).toContain('return 10;');
   });
 
-  it('a stream that fails to open does not block the next request', async () => {
+  it('a stream that fails to open fails its turn, keeps the question, and does not block the next request', async () => {
     await setUp(20_000, {});
-    await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
-    await expect(answers.ask({ prompt: 'change both', depth: 'fast' })).rejects.toThrow('No API key');
+    for (const attempt of [1, 2]) {
+      const { sessionId } = await answers.ask({ prompt: `change both, attempt ${attempt}`, depth: 'fast' });
+      const turn = answers.conversation(sessionId).turn(1);
+      expect(turn).toMatchObject({ status: 'failed', text: `change both, attempt ${attempt}`, failure: { code: 'no-key', needsSettings: true } });
+      expect(turn.message).toContain('No API key');
+    }
   });
 
   it('completes every hunk of an answer that ends without a final newline', async () => {
@@ -311,6 +315,6 @@ describe('AnswerService with the simulator and a real project', () => {
     const { sessionId } = await answers.ask({ prompt: 'change both', depth: 'fast' });
     await workspace.close('closed', 'closed mid-answer');
     expect(answers.isStreaming).toBe(false);
-    expect(() => answers.session(sessionId)).toThrow('That answer is over');
+    expect(() => answers.conversation(sessionId)).toThrow('That conversation is over');
   });
 });

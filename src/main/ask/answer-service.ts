@@ -1,24 +1,31 @@
 /**
- * The open project's answers: starts a question, redirects, stops, and finds the answer
- * a decision is about. The last few answers are kept (their hunks may still be decided).
- * Each remembers its project: they are disposed when it starts to close, and an answer
- * (or a question still being prepared) of a project that is no longer open is refused.
+ * The open project's conversations, as the renderer asks for them: a new question, a
+ * follow-up, a redirect (interrupt + new turn), a queued message (sent when the answer
+ * ends), Retry, Stop, and the history list. Each conversation remembers its project: all
+ * are let go (kept on disk) when it starts to close, and a request for one of a project
+ * that is no longer open is refused. Turns are sent by TurnSender; a 429 is retried by
+ * itself after `retry-after`, with the countdown on the turn.
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerUpdate, AskFocus } from '../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, ConversationSummary, TurnKind, TurnView } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
-import type { FileText } from '../fs/file-text';
 import type { InferenceService } from '../inference/inference-service';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { OpenProject } from '../workspace/open-project';
 import type { Workspace } from '../workspace/workspace';
+import { Conversation, type ConversationOptions } from './conversation';
+import { ConversationList } from './conversation-list';
+import type { ConversationRecord } from './conversation-record';
 import type { BuiltPrompt, PromptRequest } from './prompt-builder';
-import { AnswerSession } from './answer-session';
+import { closedMeanwhile, promptFiles, TurnSender } from './turn-sender';
 
-/** Answers kept for late decisions; an older answer's hunks can no longer be decided. */
-const KEPT_ANSWERS = 4;
+/** A 429 without `retry-after` is retried after this long. */
+const DEFAULT_RETRY_AFTER_S = 10;
+/** A longer wait is left to the user (Retry), and so are 429s after this many automatic retries in a row. */
+const MAX_AUTO_RETRY_WAIT_S = 120;
+const MAX_AUTO_RETRIES = 3;
 
 export interface AskInput {
   prompt: string;
@@ -27,6 +34,8 @@ export interface AskInput {
   focus?: AskFocus;
   depth: AnswerDepth;
   keypressEpochMs?: number;
+  /** Continue this conversation (a follow-up) rather than start one. */
+  conversationId?: string;
 }
 
 export interface AnswerServiceOptions {
@@ -35,107 +44,147 @@ export interface AnswerServiceOptions {
   /** Context assembly: the files and the question become instructions and a turn. */
   buildPrompt: (request: PromptRequest) => Promise<BuiltPrompt>;
   logger: Logger;
+  /** Where conversations are kept (one file per project); none: kept in memory only. */
+  historyFolder?: string;
   /** Without an acknowledgement from the renderer, batches go out this often. */
   ackTimeoutMs?: number;
 }
 
-type PromptFile = { path: string; text: FileText };
-
 export class AnswerService implements Disposable {
-  /** The open project's answers, each with the project it belongs to. */
-  private readonly sessions = new Map<string, { session: AnswerSession; project: OpenProject }>();
-  /** Questions between their check and their stream: they count as streaming (no second one slips in). */
+  /** The open project, and its conversations. */
+  private project: OpenProject | null = null;
+  private readonly list: ConversationList;
+  /** Turns between their check and their stream: they count as streaming (no second question slips in). */
   private starting = 0;
+  private readonly retryTimers = new Map<string, NodeJS.Timeout>();
+  /** The last project's conversations being written to disk. */
+  private closing: Promise<void> = Promise.resolve();
+  private readonly sender: TurnSender;
   private readonly store = new DisposableStore();
   private readonly _onDidUpdate = this.store.add(new Emitter<AnswerUpdate>());
+  private readonly _onDidChangeList = this.store.add(new Emitter<ConversationSummary[]>());
+  private readonly _onDidNotice = this.store.add(new Emitter<string>());
 
-  /** Every answer's batched updates, for the UI. */
+  /** Every conversation's batched updates, for the UI. */
   readonly onDidUpdate: Event<AnswerUpdate> = this._onDidUpdate.event;
+  /** The history list changed (a conversation started, a turn ended, a hunk was decided). */
+  readonly onDidChangeList: Event<ConversationSummary[]> = this._onDidChangeList.event;
+  /** Something the user should hear (a history file that could not be read). */
+  readonly onDidNotice: Event<string> = this._onDidNotice.event;
 
   constructor(private readonly options: AnswerServiceOptions) {
-    // The answers' hunks live on the project's edits: they go before it does.
-    this.store.add(options.workspace.onWillClose(() => this.clear()));
+    const { workspace } = options;
+    this.sender = new TurnSender({ buildPrompt: options.buildPrompt, isOpen: (project) => workspace.project === project });
+    this.list = new ConversationList({
+      folder: options.historyFolder ?? null,
+      logger: options.logger,
+      onDidChange: (summaries) => this._onDidChangeList.fire(summaries),
+      onNotice: (message) => this._onDidNotice.fire(message),
+    });
+    this.store.add(workspace.onDidOpen((project) => this.opened(project)));
+    // The conversations' hunks live on the project's edits: they go before it does.
+    this.store.add(workspace.onWillClose(() => this.clear()));
+    if (workspace.project) this.opened(workspace.project);
   }
 
   /** Whether an answer is streaming (the hotkey then shows it rather than starting another). */
   get isStreaming(): boolean {
-    return this.starting > 0 || [...this.sessions.values()].some(({ session }) => session.isStreaming);
+    return this.starting > 0 || this.list.all().some((conversation) => conversation.isStreaming);
   }
 
-  /** Asks the model about `paths` (default: the current file): an answer, or edits. */
+  /** Asks about `paths` (default: the current file) in a new conversation, or follows one up. */
   async ask(input: AskInput): Promise<{ sessionId: string }> {
     const project = this.options.workspace.requireProject();
-    if (this.isStreaming) {
-      throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc), or type a follow-up to redirect it.');
+    if (this.isStreaming) throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc), or type to redirect it.');
+    if (input.conversationId !== undefined) {
+      const conversation = this.conversation(input.conversationId);
+      await this.run(conversation, 'follow-up', input.prompt, input.depth, input.keypressEpochMs);
+      return { sessionId: conversation.id };
     }
     const current = project.currentFile.value.path;
     const paths = input.paths?.length ? input.paths : current !== null ? [current] : [];
     if (paths.length === 0) throw new FlintFailure('no-file', 'No current file: select a file in the tree, or save one in your editor, then ask.');
     this.starting += 1;
     try {
-      const files = await this.promptFiles(project, paths);
+      // A path that is not the project's, a file that is gone, a question too long for the
+      // window: the request's fault, refused before anything starts (the bar keeps the words).
       const focus = input.focus ?? 'recent-change';
+      const files = await promptFiles(project, paths);
       const prompt = await this.options.buildPrompt({ files, question: input.prompt, focus, depth: input.depth });
-      this.requireStillOpen(project);
-      this.prune();
-      const session = this.createSession(project, focus, input.depth);
-      try {
-        await session.start(prompt, shownTexts(files), input.keypressEpochMs);
-        // The project may have closed while the stream opened: its answers went with it.
-        if (!this.sessions.has(session.id)) throw closedMeanwhile();
-      } catch (error) {
-        // A stream that never opened leaves no answer behind to block the next request.
-        session.dispose();
-        this.sessions.delete(session.id);
-        throw error;
-      }
-      return { sessionId: session.id };
+      if (this.options.workspace.project !== project) throw closedMeanwhile();
+      const conversation = this.create(project, focus);
+      const turn = conversation.addTurn({ kind: 'question', text: input.prompt, depth: input.depth, model: this.modelFor(input.depth) });
+      await this.sender.send(conversation, turn, project, input.keypressEpochMs, { files, prompt });
+      // The project closed while the question was prepared: it went, unsent, with its conversations.
+      if (conversation.isOver) throw closedMeanwhile();
+      return { sessionId: conversation.id };
     } finally {
       this.starting -= 1;
     }
   }
 
   /**
-   * Steers an answer: stops what streams and starts a new turn that tells the model
-   * what was accepted and rejected so far. Nothing accepted is lost.
+   * Interrupts: stops what streams, supersedes the undecided hunks of the turns before,
+   * and sends a new turn that tells the model what was decided so far. A redirect that
+   * arrives just after the answer ended still replaces it: the user meant to.
    */
-  async redirect(sessionId: string, prompt: string, keypressEpochMs?: number): Promise<void> {
-    const project = this.options.workspace.requireProject();
-    const session = this.session(sessionId);
-    session.stop();
-    const { accepted, rejected } = session.hunks.decisions();
-    // Between the stop and the new turn's stream the answer still counts as streaming.
-    this.starting += 1;
-    try {
-      // The files this answer is about, even if another file became current meanwhile.
-      const files = await this.promptFiles(project, session.paths);
-      const question = [
-        accepted.length ? `Already applied (the files below include them): ${accepted.join('; ')}.` : '',
-        rejected.length ? `Rejected by the user, do not propose again: ${rejected.join('; ')}.` : '',
-        `New instruction: ${prompt}`,
-      ].filter(Boolean).join('\n');
-      const built = await this.options.buildPrompt({ files, question, focus: session.focus, depth: session.depth });
-      this.requireStillOpen(project);
-      await session.start(built, shownTexts(files), keypressEpochMs);
-    } finally {
-      this.starting -= 1;
-    }
+  redirect(sessionId: string, prompt: string, keypressEpochMs?: number, depth?: AnswerDepth): Promise<void> {
+    const conversation = this.conversation(sessionId);
+    return this.run(conversation, 'redirect', prompt, depth ?? this.latestDepth(conversation), keypressEpochMs);
+  }
+
+  /** Queues a message for when the streaming answer ends (sent at once if it already has). */
+  queue(sessionId: string, prompt: string, depth?: AnswerDepth): Promise<void> {
+    const conversation = this.conversation(sessionId);
+    const chosen = depth ?? this.latestDepth(conversation);
+    if (!conversation.isStreaming) return this.run(conversation, 'follow-up', prompt, chosen);
+    conversation.addTurn({ kind: 'queued', text: prompt, depth: chosen, model: this.modelFor(chosen) });
+    return Promise.resolve();
+  }
+
+  /** Sends a failed turn's words again (with `depth`: the same model, or the deep one). */
+  async retry(sessionId: string, turnIndex: number, depth: AnswerDepth): Promise<void> {
+    const conversation = this.conversation(sessionId);
+    const failed = conversation.turn(turnIndex);
+    if (failed.status !== 'failed' && failed.status !== 'stopped') throw new FlintFailure('invalid-state', 'Only a failed or stopped turn can be retried.');
+    if (failed.followedBy !== undefined) throw new FlintFailure('invalid-state', `This turn was already retried (turn ${failed.followedBy}).`);
+    if (conversation.isStreaming || this.starting > 0) throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc) first.');
+    this.cancelRetry(sessionId);
+    await this.run(conversation, 'retry', failed.text, depth, undefined, failed);
+  }
+
+  /** Stops the countdown to an automatic retry. */
+  cancelRetry(sessionId: string): void {
+    this.cancelTimer(sessionId);
+    const conversation = this.list.get(sessionId);
+    const waiting = conversation?.waitingToRetry();
+    if (waiting) conversation!.setRetryAt(waiting, undefined);
   }
 
   stop(sessionId: string): void {
-    this.session(sessionId).stop();
+    this.conversation(sessionId).stop();
   }
 
-  /** The renderer has shown the answer's last update (a late one for a gone answer is fine). */
+  /** The renderer has shown the conversation's last update (a late one for a gone conversation is fine). */
   acknowledge(sessionId: string): void {
-    this.sessions.get(sessionId)?.session.acknowledge();
+    this.list.get(sessionId)?.acknowledge();
   }
 
-  /** The answer a decision is about: only ever one of the open project's. */
-  session(sessionId: string): AnswerSession {
-    const entry = this.sessions.get(sessionId);
-    if (!entry || entry.project !== this.options.workspace.project) throw new FlintFailure('not-found', 'That answer is over (the project was closed or reopened).');
-    return entry.session;
+  /** The history list, newest first. */
+  conversations(): ConversationSummary[] {
+    return this.list.summaries();
+  }
+
+  /** A whole conversation, for a renderer that (re)loads it. */
+  full(sessionId: string): AnswerUpdate {
+    return this.conversation(sessionId).fullUpdate();
+  }
+
+  /** The conversation a request is about: only ever one of the open project's. */
+  conversation(sessionId: string): Conversation {
+    const conversation = this.list.get(sessionId);
+    if (!conversation || this.project !== this.options.workspace.project) throw new FlintFailure('not-found', 'That conversation is over (the project was closed or reopened).');
+    return conversation;
   }
 
   dispose(): void {
@@ -143,60 +192,119 @@ export class AnswerService implements Disposable {
     this.store.dispose();
   }
 
-  private createSession(project: OpenProject, focus: AskFocus, depth: AnswerDepth): AnswerSession {
-    const session = new AnswerSession({
-      sessionId: randomUUID(),
-      openStream: (turn, sink, keypressEpochMs) => this.options.inference.openStream({ prompt: turn.input, instructions: turn.instructions, depth, keypressEpochMs }, sink),
+  /** Adds a turn and sends it; the turn it replaces or retries is marked. Failures are the turn's. */
+  private async run(conversation: Conversation, kind: TurnKind, text: string, depth: AnswerDepth, keypressEpochMs?: number, retried?: TurnView): Promise<void> {
+    const project = this.options.workspace.requireProject();
+    const turn = conversation.addTurn({ kind, text, depth, model: this.modelFor(depth) });
+    if (retried) conversation.setFollowedBy(retried, turn.index);
+    this.starting += 1;
+    try {
+      await this.sender.send(conversation, turn, project, keypressEpochMs);
+    } finally {
+      this.starting -= 1;
+    }
+  }
+
+  private create(project: OpenProject, focus: AskFocus): Conversation {
+    const conversation = new Conversation(this.conversationOptions(project, randomUUID(), focus));
+    this.list.add(conversation);
+    return conversation;
+  }
+
+  private conversationOptions(project: OpenProject, id: string, focus: AskFocus): ConversationOptions {
+    return {
+      id,
+      openStream: (turn, depth, sink, keypressEpochMs) =>
+        this.options.inference.openStream({ prompt: turn.input, instructions: turn.instructions, history: turn.history, depth, keypressEpochMs }, sink),
       openBoard: (report) => project.edits.openBoard(report),
       emit: (update) => this._onDidUpdate.fire(update),
       focus,
-      depth,
+      onDidChange: (changed, ended) => {
+        this.list.changed();
+        if (ended) this.turnEnded(changed, ended);
+      },
+      failureOptions: () => ({ deepModel: this.deepModel() }),
       ackTimeoutMs: this.options.ackTimeoutMs,
-    });
-    this.sessions.set(session.id, { session, project });
-    return session;
+    };
   }
 
-  /** Keeps the last few answers; older ones are let go. */
-  private prune(): void {
-    const ids = [...this.sessions.keys()];
-    for (const id of ids.slice(0, Math.max(0, ids.length - KEPT_ANSWERS + 1))) {
-      this.sessions.get(id)!.session.dispose();
-      this.sessions.delete(id);
+  /** A turn ended: a queued message goes out (or says why it will not), a 429 is retried by itself. */
+  private turnEnded(conversation: Conversation, turn: TurnView): void {
+    if (turn.failure?.code === 'rate-limited' && turn.followedBy === undefined) this.scheduleRetry(conversation, turn);
+    const queued = conversation.nextQueued();
+    if (!queued || conversation.isStreaming || queued.index < turn.index) return;
+    if (turn.status === 'complete') void this.sendQueued(conversation, queued);
+    else conversation.notSent(queued, `Not sent: the answer it waited for ${turn.status === 'stopped' ? 'was stopped' : 'failed'}. Retry sends it now.`);
+  }
+
+  private async sendQueued(conversation: Conversation, queued: TurnView): Promise<void> {
+    const project = this.options.workspace.project;
+    if (!project || this.project !== project) return;
+    this.starting += 1;
+    try {
+      await this.sender.send(conversation, queued, project);
+    } finally {
+      this.starting -= 1;
     }
+  }
+
+  private scheduleRetry(conversation: Conversation, turn: TurnView): void {
+    // Automatic retries in a row: a run of retry turns ending in this one.
+    let retries = 0;
+    for (let index = turn.index; index > 1 && conversation.turn(index).kind === 'retry'; index -= 1) retries += 1;
+    const at = turn.failure!.retryAtEpochMs ?? Date.now() + DEFAULT_RETRY_AFTER_S * 1000;
+    if (retries >= MAX_AUTO_RETRIES || at - Date.now() > MAX_AUTO_RETRY_WAIT_S * 1000) return conversation.setRetryAt(turn, undefined);
+    conversation.setRetryAt(turn, at);
+    this.cancelTimer(conversation.id);
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(conversation.id);
+      if (conversation.isOver || turn.followedBy !== undefined || turn.failure?.retryAtEpochMs === undefined) return;
+      this.retry(conversation.id, turn.index, turn.depth).catch((error: unknown) => {
+        // Something else streams now (the user asked again): the countdown ends, Retry stays.
+        conversation.setRetryAt(turn, undefined);
+        this.options.logger.info(`automatic retry not sent: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }, Math.max(0, at - Date.now()));
+    this.retryTimers.set(conversation.id, timer);
+  }
+
+  private cancelTimer(sessionId: string): void {
+    clearTimeout(this.retryTimers.get(sessionId));
+    this.retryTimers.delete(sessionId);
+  }
+
+  /** A project opened: its kept conversations come back (their hunks planned again on the files as they are). */
+  private opened(project: OpenProject): void {
+    this.project = project;
+    const restore = (record: ConversationRecord): Conversation => Conversation.restore(record, this.conversationOptions(project, record.id, record.focus));
+    void this.list
+      .load(project.files.root, restore, () => this.options.workspace.project === project && this.project === project)
+      .catch((error: unknown) => this.options.logger.error('reading the conversation history failed', error));
   }
 
   private clear(): void {
-    for (const { session } of this.sessions.values()) session.dispose();
-    this.sessions.clear();
+    for (const timer of this.retryTimers.values()) clearTimeout(timer);
+    this.retryTimers.clear();
+    this.project = null;
+    this.closing = this.list.close().catch((error: unknown) => this.options.logger.error('writing the conversation history failed', error));
   }
 
-  /** Preparing a question awaits reads and the tokenizer: the project may have closed meanwhile. */
-  private requireStillOpen(project: OpenProject): void {
-    if (this.options.workspace.project !== project) throw closedMeanwhile();
+  /** Waits until the conversations of a closed project are on disk (Flint quitting). */
+  flush(): Promise<void> {
+    return this.closing;
   }
 
-  /**
-   * The files' texts as the model will see them: each path checked first (the renderer's
-   * paths are untrusted), then a save still being written waited for (bounded).
-   */
-  private async promptFiles(project: OpenProject, paths: readonly string[]): Promise<PromptFile[]> {
-    const files: PromptFile[] = [];
-    for (const requested of paths) {
-      const { relativePath: path } = await project.files.resolve(requested, 'model');
-      await project.history.settledLines(path).catch(() => undefined);
-      const text = await project.files.readText(path);
-      if (text === null) throw new FlintFailure('not-found', `${path} does not exist (deleted or renamed since it was saved).`);
-      files.push({ path, text });
-    }
-    return files;
+  private modelFor(depth: AnswerDepth): string {
+    return this.options.inference.modelFor(depth).model;
   }
-}
 
-function closedMeanwhile(): FlintFailure {
-  return new FlintFailure('no-project', 'The project was closed before the question was sent; nothing was asked.');
-}
+  /** The deep model, when it is another model than the fast one. */
+  private deepModel(): string | null {
+    const deep = this.modelFor('deep');
+    return deep === this.modelFor('fast') ? null : deep;
+  }
 
-function shownTexts(files: readonly PromptFile[]): Map<string, FileText> {
-  return new Map(files.map((file) => [file.path, file.text]));
+  private latestDepth(conversation: Conversation): AnswerDepth {
+    return conversation.latest()?.depth ?? 'fast';
+  }
 }

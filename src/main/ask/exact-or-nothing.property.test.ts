@@ -4,7 +4,7 @@
  *
  * Each trial draws a small project and an answer about it (test/helpers/patch-generator.ts:
  * V4A or search/replace, in the variants models write, some hunks deliberately bad),
- * streams it in random deltas through a real AnswerSession and EditService on real files,
+ * streams it in random deltas through a real Conversation and EditService on real files,
  * waits for every hunk to settle, then accepts: all at once, or one by one in random order,
  * sometimes with an Undo. Then, on disk (the oracle, expectedProject, works from the plan):
  * 1. every file holds exactly the oracle's bytes for the hunks that ended accepted;
@@ -28,7 +28,8 @@ import { baseSeed, trialCount } from '../../../test/helpers/soak';
 import type { AnswerUpdate } from '../../shared/ask-types';
 import type { HunkLine } from '../../shared/edits/edit-types';
 import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
-import { AnswerSession } from './answer-session';
+import type { Conversation } from './conversation';
+import { conversationFor, startTurn } from '../../../test/helpers/conversations';
 import { decodeFileText, type FileText } from '../fs/file-text';
 import { ProjectFiles } from '../fs/project-files';
 import type { StreamSink } from '../inference/model-stream';
@@ -85,20 +86,19 @@ async function acceptInTrial(random: Random, seed: number, parent: string, root:
   const service = await EditService.create({ files: new ProjectFiles(root), journalFolder: join(parent, 'journal'), logger: createMemoryLogger(), onWillWrite: () => undefined, names: namesOf(scenario) });
   const seen = new Map<string, Seen>();
   let sink: StreamSink | null = null;
-  const session = new AnswerSession({
-    sessionId: `trial-${seed}`,
-    openStream: async (_turn, streamSink) => {
+  const session = conversationFor({
+    id: `trial-${seed}`,
+    openStream: async (_prompt, streamSink) => {
       sink = streamSink;
       return { cancel: () => undefined, done: new Promise(() => undefined) };
     },
     openBoard: (report) => service.openBoard(report),
     emit: (update) => noteUpdate(seen, update),
     focus: 'whole-file',
-    depth: 'fast',
   });
   const problems: string[] = [];
   try {
-    await session.start({ instructions: '', input: `trial ${seed}` }, shownTexts(random, scenario));
+    await startTurn(session, { instructions: '', input: `trial ${seed}` }, shownTexts(random, scenario));
     await streamAnswer(random, sink!, scenario.answer);
     if (!(await settled(session, seen))) problems.push(`[liveness] hunks still streaming or applying: ${JSON.stringify(statesOf(seen))}`);
     const parsed = parseProblems(scenario, seen);
@@ -171,7 +171,7 @@ function noteUpdate(seen: Map<string, Seen>, update: AnswerUpdate): void {
 const statesOf = (seen: Map<string, Seen>): Record<string, string> => Object.fromEntries([...seen].map(([id, hunk]) => [id, `${hunk.state}${hunk.message ? `: ${hunk.message}` : ''}`]));
 
 /** Waits until no hunk is streaming or being written (settling reads files: real I/O). */
-async function settled(session: AnswerSession, seen: Map<string, Seen>): Promise<boolean> {
+async function settled(session: Conversation, seen: Map<string, Seen>): Promise<boolean> {
   for (let round = 0; round < 1_000; round += 1) {
     session.flush();
     if ([...seen.values()].every((hunk) => hunk.state !== 'streaming' && hunk.state !== 'applying')) return true;
@@ -222,7 +222,7 @@ function finalProblems(scenario: Scenario, seen: Map<string, Seen>): string[] {
  * again; and a try at accepting bad hunks. Returns liveness problems: a good hunk, asked
  * to be accepted while pending, that was not.
  */
-async function decide(random: Random, session: AnswerSession, service: EditService, scenario: Scenario, seen: Map<string, Seen>): Promise<string[]> {
+async function decide(random: Random, session: Conversation, service: EditService, scenario: Scenario, seen: Map<string, Seen>): Promise<string[]> {
   const board = session.hunks;
   const problems: string[] = [];
   let undone = false;

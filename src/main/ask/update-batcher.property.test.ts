@@ -43,7 +43,7 @@ describe('UpdateBatcher: no line lost or repeated', () => {
         } else if (roll < 0.65) {
           const text = `p${(counter += 1)} `;
           prose += text;
-          batcher.prose(text);
+          batcher.prose(1, text);
         } else if (roll < 0.8) {
           batcher.acknowledge();
         } else if (roll < 0.85) {
@@ -68,7 +68,7 @@ describe('UpdateBatcher: no line lost or repeated', () => {
       }
       for (const [id, lines] of expectedLines) expect(deliveredLines.get(id), `seed ${seed}, hunk ${id}`).toEqual(lines);
       expect(deliveredState, `seed ${seed}`).toEqual(expectedState);
-      expect(sent.map((update) => update.prose ?? '').join(''), `seed ${seed}`).toBe(prose);
+      expect(sent.map((update) => update.prose?.map((piece) => piece.text).join('') ?? '').join(''), `seed ${seed}`).toBe(prose);
     }
   });
 });

@@ -32,12 +32,12 @@ describe('UpdateBatcher: batching', () => {
   it('sends nothing synchronously: the changes of one tick go out together on the next turn', async () => {
     const { batcher, sent } = createBatcher();
     batcher.status('streaming');
-    batcher.prose('Here is the fix.\n');
+    batcher.prose(1, 'Here is the fix.\n');
     batcher.hunk(hunkUpdate('0.0', added('a')), false);
     expect(sent).toEqual([]);
     await turn();
     expect(sent).toEqual([
-      { sessionId: 'session-1', status: 'streaming', prose: 'Here is the fix.\n', hunks: [hunkUpdate('0.0', added('a'))] },
+      { sessionId: 'session-1', status: 'streaming', prose: [{ turn: 1, text: 'Here is the fix.\n' }], hunks: [hunkUpdate('0.0', added('a'))] },
     ]);
   });
 
@@ -79,9 +79,9 @@ describe('UpdateBatcher: batching', () => {
 
   it('appends prose and collects problems in order; the latest status wins', async () => {
     const { batcher, sent } = createBatcher();
-    batcher.prose('First ');
+    batcher.prose(1, 'First ');
     batcher.problem('Unknown marker on line 3.');
-    batcher.prose('second.\n');
+    batcher.prose(1, 'second.\n');
     batcher.status('streaming');
     batcher.problem('Hunk without a file on line 9.');
     batcher.status('failed', 'The connection dropped.');
@@ -90,7 +90,7 @@ describe('UpdateBatcher: batching', () => {
       {
         sessionId: 'session-1',
         hunks: [],
-        prose: 'First second.\n',
+        prose: [{ turn: 1, text: 'First second.\n' }],
         problems: ['Unknown marker on line 3.', 'Hunk without a file on line 9.'],
         status: 'failed',
         message: 'The connection dropped.',
@@ -108,9 +108,9 @@ describe('UpdateBatcher: batching', () => {
 
   it('leaves out of a batch what did not change in it', async () => {
     const { batcher, sent } = createBatcher();
-    batcher.prose('only prose');
+    batcher.prose(1, 'only prose');
     await turn();
-    expect(sent[0]).toEqual({ sessionId: 'session-1', hunks: [], prose: 'only prose' });
+    expect(sent[0]).toEqual({ sessionId: 'session-1', hunks: [], prose: [{ turn: 1, text: 'only prose' }] });
   });
 
   it('never changes the caller\'s lines, nor a batch it already sent', async () => {
@@ -137,7 +137,7 @@ describe('UpdateBatcher: pacing by acknowledgements', () => {
     expect(sent).toHaveLength(1);
 
     batcher.hunk(hunkUpdate('0.0', added('2')), false);
-    batcher.prose('more');
+    batcher.prose(1, 'more');
     batcher.hunk(hunkUpdate('0.0', added('3')), false);
     await turn();
     await turn();
@@ -146,7 +146,7 @@ describe('UpdateBatcher: pacing by acknowledgements', () => {
     batcher.acknowledge();
     // The acknowledgement sends at once: the renderer is ready for the next frame now.
     expect(sent).toHaveLength(2);
-    expect(sent[1]).toEqual({ sessionId: 'session-1', prose: 'more', hunks: [hunkUpdate('0.0', added('2', '3'))] });
+    expect(sent[1]).toEqual({ sessionId: 'session-1', prose: [{ turn: 1, text: 'more' }], hunks: [hunkUpdate('0.0', added('2', '3'))] });
   });
 
   it('sends the next change on the next turn once the renderer has acknowledged with nothing waiting', async () => {
@@ -155,10 +155,10 @@ describe('UpdateBatcher: pacing by acknowledgements', () => {
     await turn();
     batcher.acknowledge();
     expect(sent).toHaveLength(1);
-    batcher.prose('after the ack');
+    batcher.prose(1, 'after the ack');
     expect(sent).toHaveLength(1);
     await turn();
-    expect(sent.map((update) => update.prose)).toEqual([undefined, 'after the ack']);
+    expect(sent.map((update) => update.prose?.map((piece) => piece.text).join(''))).toEqual([undefined, 'after the ack']);
   });
 
   it('sends nothing on an acknowledgement when nothing changed', async () => {
@@ -175,11 +175,11 @@ describe('UpdateBatcher: pacing by acknowledgements', () => {
     const { batcher, sent } = createBatcher();
     batcher.status('streaming');
     await turn();
-    batcher.prose('Now the second file.\n');
+    batcher.prose(1, 'Now the second file.\n');
     batcher.hunk(hunkUpdate('1.0', added('first line')), true);
     await turn();
     expect(sent).toHaveLength(2);
-    expect(sent[1]).toEqual({ sessionId: 'session-1', prose: 'Now the second file.\n', hunks: [hunkUpdate('1.0', added('first line'))] });
+    expect(sent[1]).toEqual({ sessionId: 'session-1', prose: [{ turn: 1, text: 'Now the second file.\n' }], hunks: [hunkUpdate('1.0', added('first line'))] });
   });
 
   it('lets lines that arrive in the same tick as an urgent first line join its batch', async () => {
@@ -231,18 +231,18 @@ describe('UpdateBatcher: the acknowledgement timeout', () => {
     vi.advanceTimersByTime(0);
     expect(sent).toHaveLength(1);
 
-    batcher.prose('a');
+    batcher.prose(1, 'a');
     vi.advanceTimersByTime(99);
     expect(sent).toHaveLength(1);
     vi.advanceTimersByTime(1);
-    expect(sent.map((update) => update.prose)).toEqual([undefined, 'a']);
+    expect(sent.map((update) => update.prose?.map((piece) => piece.text).join(''))).toEqual([undefined, 'a']);
 
     // Still no renderer: the next batch waits for the timeout again.
-    batcher.prose('b');
+    batcher.prose(1, 'b');
     vi.advanceTimersByTime(99);
     expect(sent).toHaveLength(2);
     vi.advanceTimersByTime(1);
-    expect(sent.map((update) => update.prose)).toEqual([undefined, 'a', 'b']);
+    expect(sent.map((update) => update.prose?.map((piece) => piece.text).join(''))).toEqual([undefined, 'a', 'b']);
   });
 
   it('starts no timer while nothing is pending', () => {
@@ -260,10 +260,10 @@ describe('UpdateBatcher: the acknowledgement timeout', () => {
     const { batcher, sent } = createBatcher(100);
     batcher.status('streaming');
     vi.advanceTimersByTime(0);
-    batcher.prose('held');
+    batcher.prose(1, 'held');
     expect(vi.getTimerCount()).toBe(1);
     batcher.acknowledge();
-    expect(sent.map((update) => update.prose)).toEqual([undefined, 'held']);
+    expect(sent.map((update) => update.prose?.map((piece) => piece.text).join(''))).toEqual([undefined, 'held']);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -272,12 +272,12 @@ describe('UpdateBatcher: the acknowledgement timeout', () => {
     const { batcher, sent } = createBatcher(100);
     batcher.status('streaming');
     vi.advanceTimersByTime(0);
-    batcher.prose('held');
+    batcher.prose(1, 'held');
     batcher.hunk(hunkUpdate('0.0', added('first')), true);
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(0);
     expect(sent).toHaveLength(2);
-    expect(sent[1]).toEqual({ sessionId: 'session-1', prose: 'held', hunks: [hunkUpdate('0.0', added('first'))] });
+    expect(sent[1]).toEqual({ sessionId: 'session-1', prose: [{ turn: 1, text: 'held' }], hunks: [hunkUpdate('0.0', added('first'))] });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -286,7 +286,7 @@ describe('UpdateBatcher: the acknowledgement timeout', () => {
     const { batcher, sent } = createBatcher(100);
     batcher.status('streaming');
     vi.advanceTimersByTime(0);
-    batcher.prose('held');
+    batcher.prose(1, 'held');
     batcher.dispose();
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(1000);
@@ -317,7 +317,7 @@ describe('UpdateBatcher: flush and dispose', () => {
     const { batcher, sent } = createBatcher();
     batcher.flush();
     expect(sent).toEqual([]);
-    batcher.prose('x');
+    batcher.prose(1, 'x');
     await turn();
     expect(sent).toHaveLength(1);
   });
@@ -326,11 +326,11 @@ describe('UpdateBatcher: flush and dispose', () => {
     const { batcher, sent } = createBatcher();
     batcher.status('streaming');
     await turn();
-    batcher.prose('held');
+    batcher.prose(1, 'held');
     batcher.dispose();
     batcher.acknowledge();
     batcher.hunk(hunkUpdate('0.0', added('late')), true);
-    batcher.prose('late');
+    batcher.prose(1, 'late');
     await turn();
     await turn();
     expect(sent).toHaveLength(1);
@@ -342,5 +342,30 @@ describe('UpdateBatcher: flush and dispose', () => {
     batcher.dispose();
     await turn();
     expect(sent).toEqual([]);
+  });
+});
+
+describe('UpdateBatcher turns', () => {
+  it('keeps each turn’s prose apart and carries the latest fields of each changed turn', () => {
+    const sent: AnswerUpdate[] = [];
+    const batcher = new UpdateBatcher('session-1', (update) => sent.push(update));
+    batcher.prose(1, 'Skipping ');
+    batcher.prose(1, 'cancelled.\n');
+    const turn = { index: 2, kind: 'redirect', text: 'No, use reduce', depth: 'fast', model: 'm', status: 'streaming', askedAtEpochMs: 1 } as const;
+    batcher.turn(turn);
+    batcher.turn({ ...turn, startedAtEpochMs: 2 });
+    batcher.prose(2, 'Using reduce.\n');
+    batcher.flush();
+    expect(sent).toEqual([
+      {
+        sessionId: 'session-1',
+        hunks: [],
+        prose: [
+          { turn: 1, text: 'Skipping cancelled.\n' },
+          { turn: 2, text: 'Using reduce.\n' },
+        ],
+        turns: [{ ...turn, startedAtEpochMs: 2 }],
+      },
+    ]);
   });
 });

@@ -8,7 +8,7 @@
  * renderer, a hidden window) batches still go out every `ackTimeoutMs`.
  */
 import type { HunkUpdate } from '../../shared/edits/hunk-types';
-import type { AnswerStatus, AnswerUpdate } from '../../shared/ask-types';
+import type { AnswerStatus, AnswerUpdate, TurnView } from '../../shared/ask-types';
 import type { Disposable } from '../lifecycle';
 
 export class UpdateBatcher implements Disposable {
@@ -46,8 +46,21 @@ export class UpdateBatcher implements Disposable {
     this.schedule(urgent);
   }
 
-  prose(text: string): void {
-    this.pending.prose = `${this.pending.prose ?? ''}${text}`;
+  /** Prose for `turn`, joined to the batch's last piece when that is the same turn's. */
+  prose(turn: number, text: string): void {
+    const pieces = (this.pending.prose ??= []);
+    const last = pieces.at(-1);
+    if (last?.turn === turn) last.text += text;
+    else pieces.push({ turn, text });
+    this.schedule(false);
+  }
+
+  /** A turn's fields changed (its status, when it took effect…): the batch carries its latest. */
+  turn(meta: Omit<TurnView, 'prose'>): void {
+    const turns = (this.pending.turns ??= []);
+    const index = turns.findIndex((turn) => turn.index === meta.index);
+    if (index === -1) turns.push({ ...meta });
+    else turns[index] = { ...meta };
     this.schedule(false);
   }
 
@@ -77,7 +90,7 @@ export class UpdateBatcher implements Disposable {
     const update = this.pending;
     this.pending = { sessionId: this.sessionId, hunks: [] };
     this.pendingIndex.clear();
-    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined) {
+    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined || update.turns !== undefined) {
       this.awaitingAck = true;
       this.emit(update);
     }

@@ -13,6 +13,11 @@ export type AnswerHandlers = Pick<
   | 'askModel'
   | 'stopAnswer'
   | 'redirectAnswer'
+  | 'queueAnswer'
+  | 'retryTurn'
+  | 'cancelRetry'
+  | 'listConversations'
+  | 'getConversation'
   | 'acknowledgeAnswer'
   | 'acceptHunk'
   | 'rejectHunk'
@@ -26,7 +31,7 @@ export function createAnswerHandlers(ask: AskService, answers: AnswerService, wo
   const hunks = (sessionId: string) => {
     // Without a project the answer is 'no-project'; with one, only its own answers are found.
     workspace.requireProject();
-    return answers.session(sessionId).hunks;
+    return answers.conversation(sessionId).hunks;
   };
   return {
     prepareAsk: ({ focus }) => ask.prepare(focus),
@@ -35,9 +40,27 @@ export function createAnswerHandlers(ask: AskService, answers: AnswerService, wo
       answers.stop(sessionId);
       return null;
     },
-    redirectAnswer: async ({ sessionId, prompt, keypressEpochMs }) => {
-      await answers.redirect(sessionId, prompt, keypressEpochMs);
+    redirectAnswer: async ({ sessionId, prompt, keypressEpochMs, depth }) => {
+      await answers.redirect(sessionId, prompt, keypressEpochMs, depth);
       return null;
+    },
+    queueAnswer: async ({ sessionId, prompt, depth }) => {
+      await answers.queue(sessionId, prompt, depth);
+      return null;
+    },
+    retryTurn: async ({ sessionId, turn, depth }) => {
+      await answers.retry(sessionId, turn, depth);
+      return null;
+    },
+    cancelRetry: async ({ sessionId }) => {
+      answers.cancelRetry(sessionId);
+      return null;
+    },
+    // Without a project there is no history: an empty list, not an error (the renderer asks on every load).
+    listConversations: async () => (workspace.project ? answers.conversations() : []),
+    getConversation: async ({ sessionId }) => {
+      workspace.requireProject();
+      return answers.full(sessionId);
     },
     acknowledgeAnswer: async ({ sessionId }) => {
       answers.acknowledge(sessionId);

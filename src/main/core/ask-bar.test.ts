@@ -148,7 +148,7 @@ describe('AskService in a real core', () => {
     expect(sent).toContain('const line10 = 10 * 10;');
     expect(sent).toContain('-const line10 = 10;');
     expect(sent).toContain('Focus on those lines (line 10)');
-    const prose = updates().map((update) => update.prose ?? '').join('');
+    const prose = updates().flatMap((update) => update.prose ?? []).map((piece) => piece.text).join('');
     expect(prose).toContain('It returns **1**.');
   });
 

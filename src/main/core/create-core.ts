@@ -51,7 +51,14 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
   });
   const workspace = new Workspace({ journalFolder: join(dirname(settings.file), 'journals'), logger, fileSystem: options.fileSystem });
   const prompts = new PromptBuilder({ inference, project: () => workspace.project });
-  const answers = new AnswerService({ workspace, inference, buildPrompt: (request) => prompts.build(request), logger });
+  const answers = new AnswerService({
+    workspace,
+    inference,
+    buildPrompt: (request) => prompts.build(request),
+    logger,
+    // Beside settings.json and the undo journals: one file per project.
+    historyFolder: join(dirname(settings.file), 'conversations'),
+  });
   const ask = new AskService({
     inference,
     prompts,

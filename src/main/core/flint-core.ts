@@ -76,6 +76,8 @@ export class FlintCore implements Disposable {
       this.ui.emit('project:closed', closed);
     }));
     this.store.add(options.answers.onDidUpdate((update) => this.ui.emit('ask:update', update)));
+    this.store.add(options.answers.onDidChangeList((summaries) => this.ui.emit('ask:conversations', summaries)));
+    this.store.add(options.answers.onDidNotice((message) => this.ui.emit('app:notice', { level: 'warning', message })));
     if (hotkey) {
       this.store.add(hotkey.onDidChangeStatus((status) => this.ui.emit('hotkey:status', status)));
       hotkey.register(options.settings.value.shortcut);
@@ -132,6 +134,7 @@ export class FlintCore implements Disposable {
   /** Closes the project, waits for its watcher to let go, saves settings. */
   async shutdown(): Promise<void> {
     await this.closeProject('closed', 'Flint is quitting.');
+    await this.options.answers.flush();
     await this.options.settings.flush();
     this.dispose();
   }

@@ -4,6 +4,7 @@
  */
 import type { EditFormat, FileOperation, HunkLine } from '../../shared/edits/edit-types';
 import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
+import type { LineRange } from './decision-log';
 import type { FileVersion } from './file-version';
 
 export interface FileRecord {
@@ -29,6 +30,12 @@ export interface HunkRecord {
   id: string;
   /** The answer's turn that wrote it (a redirect starts a new one). */
   turn: number;
+  /** Its number in the answer, 1-based, as the model is told about it ("hunk 2"). */
+  number: number;
+  /** A redirect replaced its turn before it was decided (see superseded-hunks.ts). */
+  superseded?: boolean;
+  /** Its old lines in `base`, once planned there (the user's edits under it are said in these numbers). */
+  baseRange?: LineRange;
   /** All its lines have arrived (it may still be settling). */
   complete: boolean;
   /** A hunk of lines (add/update), or a whole-file delete or move. */
@@ -48,9 +55,13 @@ export interface HunkRecord {
 }
 
 /** What the renderer is told about a hunk: its state, plus the lines that arrived since the last update. */
-export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: HunkLine[]): HunkUpdate {
+export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: HunkLine[], overlapsNewer?: string): HunkUpdate {
   return {
     id: hunk.id,
+    turn: hunk.turn,
+    number: hunk.number,
+    ...(hunk.superseded ? { superseded: true } : {}),
+    ...(overlapsNewer !== undefined ? { overlapsNewer } : {}),
     fileIndex: hunk.fileIndex,
     path: file.path,
     operation: hunk.kind,

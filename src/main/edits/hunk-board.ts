@@ -2,10 +2,9 @@
  * The hunks of one answer, from the parser's file and hunk events to the user's
  * decisions: which file each belongs to, where it anchors, and what state it is in.
  *
- * Every state change goes through `nextHunkState` (src/shared/edits/hunk-state.ts), the
- * one table of what may follow what. A complete hunk is planned on the version of its
- * file it was proposed on (carried over anything the user saved since) and becomes decidable.
- * Knows nothing of prompts or streams: the conversation (src/main/ask) hands it events.
+ * Every state change goes through `nextHunkState` (src/shared/edits/hunk-state.ts), the one
+ * table of what may follow what; where hunks anchor is HunkPlanner's. Knows nothing of
+ * prompts or streams: the conversation (src/main/ask) hands it events.
  */
 import type { EditEvent, EditFormat, HunkLine } from '../../shared/edits/edit-types';
 import { isUndecided, nextHunkState, type HunkEvent } from '../../shared/edits/hunk-state';
@@ -16,12 +15,15 @@ import { lexicalRefusal, shownPath } from '../fs/project-files';
 import type { Disposable } from '../lifecycle';
 import type { Logger } from '../logger';
 import { acceptAll } from './accept-all';
+import { restoredRecords, snapshotOf, type BoardSnapshot } from './board-snapshot';
+import { DecisionLog } from './decision-log';
 import type { ApplyResult, EditApplier } from './edit-applier';
 import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
-import { FileVersion } from './file-version';
-import { appendedNote, applyInput, applyRecord, contentRefusal, settleAgainst } from './hunk-kinds';
-import { planHunk } from './hunk-plan';
+import type { FileVersion } from './file-version';
+import { appendedNote, applyInput, applyRecord, contentRefusal } from './hunk-kinds';
+import { HunkPlanner, type ReplanReason } from './hunk-planner';
 import { namesProjectFile, resolveModelPath, type ProjectFileNames } from './model-paths';
+import { countHunks, newerOverlap, supersede } from './superseded-hunks';
 
 /** The parser's events a board takes: everything but the prose around the edits. */
 export type HunkEventOfStream = Exclude<EditEvent, { type: 'prose' | 'problem' }>;
@@ -46,15 +48,20 @@ export class HunkBoard implements Disposable {
   private readonly hunks = new Map<string, HunkRecord>();
   /** Hunk order in the UI. */
   private readonly order: HunkRecord[] = [];
-  /** Base versions, by path: what the model was shown, or the file as first read. */
-  private readonly bases = new Map<string, Promise<FileVersion | null>>();
+  private readonly planner: HunkPlanner;
+  /** What the user decided since the model last heard: the note for its next turn (see decision-log.ts). */
+  readonly decisions = new DecisionLog();
+  /** The next hunk's number in the answer ("hunk 2"), across turns. */
+  private nextNumber = 1;
   private disposed = false;
 
-  constructor(private readonly options: HunkBoardOptions) {}
+  constructor(private readonly options: HunkBoardOptions) {
+    this.planner = new HunkPlanner(options.readText);
+  }
 
   /** The texts the model is shown in a turn: its hunks for those files anchor against them. */
   noteShown(shown: ReadonlyMap<string, FileText>): void {
-    for (const [path, text] of shown) this.bases.set(path, Promise.resolve(FileVersion.of(text)));
+    this.planner.noteShown(shown);
   }
 
   /** Whether a line of the answer names a project file (the parser's question about search/replace path lines). */
@@ -93,8 +100,41 @@ export class HunkBoard implements Disposable {
 
   reject(hunkId: string): HunkState {
     const hunk = this.require(hunkId);
+    const wasRejected = hunk.state === 'rejected';
     this.decide(hunk, { type: 'reject' });
+    if (!wasRejected) this.decisions.rejected(hunk.number, this.files[hunk.fileIndex]!.path);
     return hunk.state;
+  }
+
+  /** A redirect replaces the turns before `turn` (see superseded-hunks.ts); returns how many hunks it superseded. */
+  supersedeBefore(turn: number): number {
+    const superseded = supersede(this.order, turn);
+    for (const hunk of superseded) this.report(hunk);
+    return superseded.length;
+  }
+
+  /** How many hunks Accept all would take, and how many a redirect superseded (undecided). */
+  counts(): { pending: number; superseded: number } {
+    return countHunks(this.order);
+  }
+
+  /** The board as plain data, to keep between runs (see board-snapshot.ts). */
+  snapshot(): BoardSnapshot {
+    return snapshotOf(this.files, this.order);
+  }
+
+  /**
+   * Takes back a board kept from an earlier run; its undecided hunks are planned again on
+   * the files as they are now. For a new, empty board only.
+   */
+  restore(snapshot: BoardSnapshot): void {
+    if (this.order.length > 0 || this.files.length > 0) throw new Error('restore() is for an empty board');
+    const { files, hunks, toSettle } = restoredRecords(snapshot);
+    this.files.push(...files);
+    this.order.push(...hunks);
+    for (const hunk of hunks) this.hunks.set(hunk.id, hunk);
+    this.nextNumber = Math.max(1, ...hunks.map((hunk) => hunk.number + 1));
+    for (const hunk of toSettle) void this.settle(hunk);
   }
 
   /**
@@ -103,7 +143,8 @@ export class HunkBoard implements Disposable {
    */
   acceptAll(): Promise<number> {
     return acceptAll({
-      pending: () => this.order.filter((hunk) => hunk.state === 'pending'),
+      // A superseded hunk is only ever accepted on its own.
+      pending: () => this.order.filter((hunk) => hunk.state === 'pending' && !hunk.superseded),
       fileOf: (hunk) => this.files[hunk.fileIndex]!,
       acceptOne: async (hunk, group) => (await this.accept(hunk.id, group)) === 'accepted',
       acceptTogether: (file, hunks, group) => this.acceptTogether(file, hunks, group),
@@ -141,6 +182,7 @@ export class HunkBoard implements Disposable {
     if (result.entry) hunk.journalEntryId = result.entry.id;
     // Carried past Flint's own writes only, it was not merged around anything of the user's.
     const merged = result.merged && this.files.some((other) => other.path === file.path && other.savedByUser);
+    this.decisions.accepted(hunk.number, file.path);
     const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : merged ? 'Merged around your edits.' : file.pathNote;
     this.transition(hunk, { type: 'written' }, { message });
   }
@@ -158,15 +200,6 @@ export class HunkBoard implements Disposable {
     return undecided.length;
   }
 
-  /** The decisions so far, for the next turn of a redirect. */
-  decisions(): { accepted: string[]; rejected: string[] } {
-    const describe = (hunk: HunkRecord): string => `${this.files[hunk.fileIndex]!.path}${hunk.anchorLine ? ` near line ${hunk.anchorLine}` : ''}`;
-    return {
-      accepted: this.order.filter((hunk) => hunk.state === 'accepted').map(describe),
-      rejected: this.order.filter((hunk) => hunk.state === 'rejected').map(describe),
-    };
-  }
-
   /** Whether a save of `path` could change any hunk here (so the file is worth reading). */
   caresAbout(path: string): boolean {
     return this.order.some((hunk) => this.replannable(hunk) && this.files[hunk.fileIndex]!.path === path);
@@ -175,7 +208,12 @@ export class HunkBoard implements Disposable {
   /** The user (or another program) saved `path`: its pending hunks are planned again on the new text. */
   noteFileChanged(path: string, current: FileVersion | null): void {
     for (const file of this.files) if (file.path === path) file.savedByUser = true;
-    if (current !== null) return this.replanAll(path, current, 'saved');
+    if (current !== null) {
+      for (const hunk of this.order) {
+        if (this.replannable(hunk) && hunk.base && hunk.baseRange && this.files[hunk.fileIndex]!.path === path) this.decisions.userChanged(hunk.number, path, hunk.base, current, hunk.baseRange);
+      }
+      return this.replanAll(path, current, 'saved');
+    }
     for (const hunk of this.order) {
       const file = this.files[hunk.fileIndex]!;
       // A block that creates its file when there is none is not hurt by its deletion.
@@ -187,6 +225,7 @@ export class HunkBoard implements Disposable {
   noteJournalChange(entryId: string, undone: boolean): void {
     for (const hunk of this.order) {
       if (hunk.journalEntryId !== entryId) continue;
+      if (undone) this.decisions.undone(hunk.number, this.files[hunk.fileIndex]!.path);
       if (undone) this.transition(hunk, { type: 'undone' }, { message: 'Undone; you can accept it again.' });
       else this.transition(hunk, { type: 'redone' }, { message: 'Redone.' });
       if (hunk.kind === 'move') this.followMove(this.files[hunk.fileIndex]!, undone);
@@ -217,11 +256,8 @@ export class HunkBoard implements Disposable {
         return this.fileNamed(fileOffset + event.fileIndex, event.operation, event.format, event.path, turn);
       case 'move':
         return this.moveNamed(fileOffset + event.fileIndex, event.to, turn);
-      case 'hunk-open': {
-        const fileIndex = fileOffset + event.fileIndex;
-        this.createHunk(`${turn}.${event.hunkIndex}`, turn, this.files[fileIndex]!.operation, fileIndex, event.contextHints);
-        return;
-      }
+      case 'hunk-open':
+        return void this.createHunk(`${turn}.${event.hunkIndex}`, turn, this.files[fileOffset + event.fileIndex]!.operation, fileOffset + event.fileIndex, event.contextHints);
       case 'hunk-line': {
         const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
         hunk.firstLineAtEpochMs ??= performance.timeOrigin + performance.now();
@@ -268,7 +304,7 @@ export class HunkBoard implements Disposable {
   }
 
   private createHunk(id: string, turn: number, kind: HunkRecord['kind'], fileIndex: number, contextHints: string[]): HunkRecord {
-    const hunk: HunkRecord = { id, turn, kind, fileIndex, complete: kind === 'delete' || kind === 'move', state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, base: null };
+    const hunk: HunkRecord = { id, turn, number: this.nextNumber++, kind, fileIndex, complete: kind === 'delete' || kind === 'move', state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, base: null };
     this.hunks.set(id, hunk);
     this.order.push(hunk);
     this.report(hunk);
@@ -277,27 +313,10 @@ export class HunkBoard implements Disposable {
 
   /** A hunk completed: check its path and text, then plan it against its file. */
   private async settle(hunk: HunkRecord): Promise<void> {
-    const file = this.files[hunk.fileIndex]!;
-    const refusal = file.refusal ?? contentRefusal(hunk);
-    if (refusal !== null) return this.transition(hunk, { type: 'settled', outcome: 'refused' }, { message: refusal });
-    if (hunk.lines.length === 0 && (hunk.kind === 'update' || hunk.kind === 'add')) {
-      return this.transition(hunk, { type: 'settled', outcome: 'unmatched' }, { message: 'An empty hunk has nothing to apply.' });
-    }
-    try {
-      const base = await this.baseOf(file.path);
-      const destinationExists = hunk.kind === 'move' && (await this.baseOf(file.moveTo!)) !== null;
-      if (this.disposed) return;
-      // The section may have been refused while its file was read (its move was).
-      if (file.refusal) return this.transition(hunk, { type: 'settled', outcome: 'refused' }, { message: file.refusal });
-      if (hunk.kind === 'update') hunk.base = base;
-      const settled = settleAgainst(hunk, file, base, destinationExists);
-      this.transition(hunk, { type: 'settled', outcome: settled.outcome }, { message: settled.message, anchorLine: settled.anchorLine });
-    } catch (error) {
-      const message = error instanceof FlintFailure ? error.message : `Could not read ${file.path}.`;
-      const refused = error instanceof FlintFailure && error.code === 'outside-project';
-      this.transition(hunk, { type: 'settled', outcome: refused ? 'refused' : 'unmatched' }, { message });
-      if (refused && hunk.kind === 'move') this.refuseSection(hunk.fileIndex, message);
-    }
+    const outcome = await this.planner.settle(hunk, this.files[hunk.fileIndex]!, () => this.disposed);
+    if (outcome === null) return;
+    this.transition(hunk, outcome.event, outcome.change);
+    if (outcome.refuseSection !== undefined) this.refuseSection(hunk.fileIndex, outcome.refuseSection);
   }
 
   /**
@@ -315,40 +334,22 @@ export class HunkBoard implements Disposable {
 
   /**
    * Plans the undecided line hunks of `path` (by path: another turn's section for the
-   * same file is the same file) again on what it holds now. After the user's save, each is
-   * carried over from the version it stands on. After Flint wrote or restored the file,
-   * one that carries over cleanly keeps its version (cheap: one diff for all of them, and
-   * its anchoring work is reused); one that does not but anchors directly on the new text
-   * stands on that from now on — hunks queued to be written too, so they land as planned.
+   * same file is the same file) again on what it holds now (see HunkPlanner.replan).
    */
-  private replanAll(path: string, current: FileVersion, after: 'saved' | 'restored' | 'written', except?: ReadonlySet<HunkRecord>): void {
+  private replanAll(path: string, current: FileVersion, after: ReplanReason, except?: ReadonlySet<HunkRecord>): void {
     for (const hunk of this.order) {
       const file = this.files[hunk.fileIndex]!;
       const queued = after !== 'saved' && hunk.kind === 'update' && hunk.state === 'applying';
       // Conflicts are planned again too: the user may have put the lines back.
       if (except?.has(hunk) || (!this.replannable(hunk) && !queued) || file.path !== path) continue;
-      let plan = planHunk(current, applyInput(hunk, file), path);
-      // A 3-way merge over Flint's own write is a last resort: anchored directly, the hunk's kept lines keep their endings.
-      if ((plan.status !== 'planned' || plan.via === 'merged') && after !== 'saved') {
-        const direct = planHunk(current, { ...applyInput(hunk, file), base: null }, path);
-        if (direct.status === 'planned') [plan, hunk.base] = [direct, current];
-        else if (after === 'written' && plan.status !== 'planned') continue;
-      }
-      if (queued) continue;
-      if (plan.status === 'planned') this.transition(hunk, { type: 'replanned', outcome: 'pending' }, { anchorLine: plan.anchorLine, message: plan.appended ? appendedNote(hunk, file) : file.pathNote });
-      else this.transition(hunk, { type: 'replanned', outcome: plan.status }, { message: plan.message });
+      const outcome = this.planner.replan(hunk, file, current, after, queued);
+      if (outcome !== null) this.transition(hunk, outcome.event, outcome.change);
     }
   }
 
   /** An update hunk waiting on its file's text: a change to the file can move or break it. */
   private replannable(hunk: HunkRecord): boolean {
     return hunk.kind === 'update' && (hunk.state === 'pending' || hunk.state === 'conflict');
-  }
-
-  private baseOf(path: string): Promise<FileVersion | null> {
-    let base = this.bases.get(path);
-    if (!base) this.bases.set(path, (base = this.options.readText(path).then((text) => (text === null ? null : FileVersion.of(text)))));
-    return base;
   }
 
   private require(hunkId: string): HunkRecord {
@@ -386,7 +387,14 @@ export class HunkBoard implements Disposable {
   }
 
   private report(hunk: HunkRecord, appendLines: HunkLine[] = []): void {
+    const file = this.files[hunk.fileIndex]!;
+    const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, this.order, (other) => this.files[other.fileIndex]!.path) : undefined;
     // A hunk's first line is urgent: see UpdateBatcher.
-    this.options.report(hunkUpdateOf(hunk, this.files[hunk.fileIndex]!, appendLines), appendLines.length > 0 && hunk.lines.length === appendLines.length);
+    this.options.report(hunkUpdateOf(hunk, file, appendLines, overlap), appendLines.length > 0 && hunk.lines.length === appendLines.length);
+    // A newer hunk that moved on may now touch (or no longer touch) a superseded one's lines: its warning follows.
+    if (!hunk.superseded && appendLines.length === 0) {
+      for (const other of this.order) if (other.superseded && isUndecided(other.state) && this.files[other.fileIndex]!.path === file.path) this.report(other);
+    }
   }
 }
+

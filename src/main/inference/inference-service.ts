@@ -19,7 +19,7 @@ import type { Logger } from '../logger';
 import type { SettingsStore } from '../settings/settings-store';
 import { ChatCompletionsProvider } from './chat/chat-completions-provider';
 import { InferenceFailure } from './inference-failure';
-import type { InferenceProvider, ModelStream, StreamRequest, StreamSink } from './model-stream';
+import type { ConversationMessage, InferenceProvider, ModelStream, StreamRequest, StreamSink } from './model-stream';
 import { buildCatalog, type Catalog } from './provider-catalog';
 import { redactingLogger } from './redacting-logger';
 import { ResponsesProvider } from './responses/responses-provider';
@@ -163,7 +163,7 @@ export class InferenceService implements Disposable {
    * keypress, so Flint's own overhead includes the IPC hop.
    */
   async openStream(
-    input: { prompt: string; depth: AnswerDepth; instructions?: string; keypressEpochMs?: number },
+    input: { prompt: string; depth: AnswerDepth; instructions?: string; history?: readonly ConversationMessage[]; keypressEpochMs?: number },
     sink: StreamSink,
   ): Promise<ModelStream> {
     const keypressAt = toLocalTime(input.keypressEpochMs);
@@ -171,7 +171,13 @@ export class InferenceService implements Disposable {
     const provider = await this.ensureProvider();
     if (!provider) throw new FlintFailure('no-key', noKeyMessage(config));
     const { model } = this.modelFor(input.depth);
-    const request: StreamRequest = { model, input: input.prompt, keypressAt, ...(input.instructions !== undefined ? { instructions: input.instructions } : {}) };
+    const request: StreamRequest = {
+      model,
+      input: input.prompt,
+      keypressAt,
+      ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+      ...(input.history?.length ? { history: input.history } : {}),
+    };
     return provider.stream(request, {
       onDelta: (text) => sink.onDelta(text),
       onEnd: (end) => {

@@ -3,6 +3,7 @@
  */
 import type { ConnectionState, LatencyFigures, StreamOutcome } from '../../shared/inference-types';
 import type { Disposable, Event } from '../lifecycle';
+import type { InferenceFailureCode } from './inference-failure';
 
 export interface StreamRequest {
   model: string;
@@ -10,8 +11,16 @@ export interface StreamRequest {
   instructions?: string;
   /** The user's turn. */
   input: string;
+  /** The conversation's earlier turns, oldest first (a follow-up's context), before `input`. */
+  history?: readonly ConversationMessage[];
   /** performance.now() when the user pressed the key; defaults to the call. */
   keypressAt?: number;
+}
+
+/** One earlier message of a conversation. */
+export interface ConversationMessage {
+  role: 'user' | 'assistant';
+  text: string;
 }
 
 /** What a stream tells its consumer, in order: deltas, then exactly one end. */
@@ -29,7 +38,16 @@ export interface StreamEnd {
   outcome: StreamOutcome;
   /** Plain words for the user when not completed. */
   message?: string;
+  /** Why it failed, for what the UI offers (Retry, Settings, a countdown after a 429). */
+  failure?: StreamFailure;
   latency: LatencyFigures;
+}
+
+/** A failed stream's cause, as the inference failure named it. */
+export interface StreamFailure {
+  code: InferenceFailureCode | 'internal';
+  /** A 429's `retry-after`, when the provider said. */
+  retryAfterSeconds?: number;
 }
 
 export interface ModelStream {

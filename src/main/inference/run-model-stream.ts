@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger';
 import { InferenceFailure, type InferenceFailureCode } from './inference-failure';
 import { LatencyRecorder } from './latency-recorder';
-import type { ModelStream, StreamEnd, StreamRequest, StreamSink } from './model-stream';
+import type { ModelStream, StreamEnd, StreamFailure, StreamRequest, StreamSink } from './model-stream';
 import { StreamEnding } from './stream-ending';
 
 /** What an attempt is given: where its prose goes, how to show it is alive, when to stop. */
@@ -125,8 +125,8 @@ class StreamRun {
   }
 
   /** Ends the stream now (cancel, disposal, a bug) and stops the attempt under way; later ends are ignored. */
-  stop(outcome: StreamEnd['outcome'], message?: string): void {
-    this.end(outcome, message);
+  stop(outcome: StreamEnd['outcome'], message?: string, failure?: StreamFailure): void {
+    this.end(outcome, message, failure);
     this.current?.abort();
   }
 
@@ -135,9 +135,9 @@ class StreamRun {
    * is logged, and the end stands (StreamEnding has told onEnd and settled `done`). Not
    * thrown on: the caller may be a cancel, an abort listener or a socket's event handler.
    */
-  private end(outcome: StreamEnd['outcome'], message?: string): void {
+  private end(outcome: StreamEnd['outcome'], message?: string, failure?: StreamFailure): void {
     try {
-      this.ending.end(outcome, message);
+      this.ending.end(outcome, message, failure);
     } catch (error) {
       this.options.logger.error(`${this.options.name} stream: the sink failed at the end`, error);
     }
@@ -154,7 +154,7 @@ class StreamRun {
       if (result.kind === 'completed') return this.end('completed');
       if (result.kind === 'incomplete') return this.end('incomplete', stoppedEarlyMessage(result.reason));
       const { failure } = result;
-      if (index > 0 || this.delivered || !this.options.retryOn.includes(failure.code)) return this.end('failed', failure.message);
+      if (index > 0 || this.delivered || !this.options.retryOn.includes(failure.code)) return this.end('failed', failure.message, failureOf(failure));
       this.options.logger.info(`${this.options.name}: retrying after ${failure.code}`);
     }
   }
@@ -227,6 +227,10 @@ class StreamRun {
 
   private internalError(error: unknown): void {
     this.options.logger.error(`${this.options.name} stream failed`, error);
-    this.stop('failed', INTERNAL_ERROR_MESSAGE);
+    this.stop('failed', INTERNAL_ERROR_MESSAGE, { code: 'internal' });
   }
+}
+
+function failureOf(failure: InferenceFailure): StreamFailure {
+  return { code: failure.code, ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) };
 }

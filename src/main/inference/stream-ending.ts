@@ -12,7 +12,7 @@
  * stops mid-key, whichever way it ends, shows no more than a few characters of it.
  */
 import { KeyRedactor, redactKey } from './key-redactor';
-import type { StreamEnd, StreamSink } from './model-stream';
+import type { StreamEnd, StreamFailure, StreamSink } from './model-stream';
 import type { LatencyRecorder } from './latency-recorder';
 
 export class StreamEnding {
@@ -43,10 +43,15 @@ export class StreamEnding {
   }
 
   /** Ends the stream once; a throw from the sink is passed on, after onEnd was called and `done` settled. */
-  end(outcome: StreamEnd['outcome'], message?: string): void {
+  end(outcome: StreamEnd['outcome'], message?: string, failure?: StreamFailure): void {
     if (this.ended) return;
     this.ended = true;
-    const result: StreamEnd = { outcome, latency: this.latency.figures(), ...(message !== undefined ? { message: redactKey(message, this.apiKey) } : {}) };
+    const result: StreamEnd = {
+      outcome,
+      latency: this.latency.figures(),
+      ...(message !== undefined ? { message: redactKey(message, this.apiKey) } : {}),
+      ...(failure !== undefined ? { failure } : {}),
+    };
     try {
       const tail = this.redactor.flush();
       if (tail) this.sink.onDelta(tail);

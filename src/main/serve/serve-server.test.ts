@@ -6,6 +6,7 @@ import type { ServeServerMessage } from '../../shared/serve-protocol';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { createContractHost } from '../contract-host';
 import type { FlintCore } from '../core/flint-core';
+import type { Logger } from '../logger';
 import { createTestCore } from '../../../test/helpers/test-core';
 import { startServeServer, type ServeServer } from './serve-server';
 
@@ -82,6 +83,7 @@ describe('the serve shell', () => {
   let renderer: TempProject;
   let config: TempProject;
   let core: FlintCore;
+  let logger: Logger;
   let server: ServeServer;
   let token: string;
   let socketUrl: string;
@@ -92,7 +94,7 @@ describe('the serve shell', () => {
     renderer = await createTempProject({ 'index.html': '<!doctype html><title>Flint</title>', 'assets/app.js': 'console.log(1)' });
     config = await createTempProject();
     const created = await createTestCore({ configDirectory: config.root });
-    const logger = created.logger;
+    logger = created.logger;
     core = created.core;
     server = await startServeServer({
       host: createContractHost(core.handlers, logger),
@@ -130,6 +132,38 @@ describe('the serve shell', () => {
     const cookie = `flint_token_${server.port}=${token}`;
     expect((await get(server.port, `/?token=${token}`, { Cookie: cookie })).headers['set-cookie']).toBeUndefined();
     await expect(connect(`${socketUrl}?token=${token}`, [], { Cookie: cookie })).rejects.toThrow('HTTP 403');
+  });
+
+  it('tells anyone on this origin its instance id at /flint-instance: JSON, never cached, nothing of the token', async () => {
+    const answer = await get(server.port, '/flint-instance', { Origin: `http://127.0.0.1:${server.port}` });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers['set-cookie']).toBeUndefined();
+    expect(JSON.parse(answer.body)).toEqual({ instance: server.instance });
+    expect(server.instance).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.body).not.toContain(token);
+  });
+
+  it('gives another run of the server another instance id', async () => {
+    const other = await startServeServer({
+      host: createContractHost(core.handlers, logger),
+      events: core.onDidEmit,
+      rendererFolder: renderer.root,
+      logger,
+    });
+    try {
+      const [mine, theirs] = await Promise.all([get(server.port, '/flint-instance'), get(other.port, '/flint-instance')]);
+      expect(JSON.parse(theirs.body)).toEqual({ instance: other.instance });
+      expect(JSON.parse(theirs.body)).not.toEqual(JSON.parse(mine.body));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps /flint-instance behind the Host and Origin checks, like every other path', async () => {
+    expect((await get(server.port, '/flint-instance', { Host: `evil.example:${server.port}` })).status).toBe(403);
+    expect((await get(server.port, '/flint-instance', { Origin: 'http://evil.example' })).status).toBe(403);
   });
 
   it('refuses a socket without the token subprotocol (the token in the query no longer counts), or a wrong token', async () => {

@@ -5,14 +5,22 @@
  * events come from the same core. See request-guard.ts for who may connect and
  * connection-limits.ts for how many.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy';
 import type { EventEnvelope } from '../../shared/contract';
-import { SERVE_SOCKET_PATH, SERVE_TOKEN_PARAMETER, SOCKET_PROTOCOL, type ServeRequestMessage, type ServeServerMessage } from '../../shared/serve-protocol';
+import {
+  SERVE_INSTANCE_PATH,
+  SERVE_SOCKET_PATH,
+  SERVE_TOKEN_PARAMETER,
+  SOCKET_PROTOCOL,
+  type ServeInstance,
+  type ServeRequestMessage,
+  type ServeServerMessage,
+} from '../../shared/serve-protocol';
 import type { ContractHost } from '../contract-host';
 import type { Event } from '../lifecycle';
 import type { Logger } from '../logger';
@@ -38,6 +46,8 @@ export interface ServeServer {
   /** `http://127.0.0.1:PORT/#token=…` — the one URL to open; the token is in the fragment, never sent. */
   url: string;
   port: number;
+  /** This run's id, as `GET /flint-instance` tells any page: not a secret. */
+  instance: string;
   close(): Promise<void>;
 }
 
@@ -47,6 +57,8 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Starts the server on 127.0.0.1 with a fresh token; the URL it returns is the only way in. */
 export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
   const token = randomBytes(32).toString('base64url');
+  // Unrelated to the token (never derived from it), so telling it to anyone gives nothing away.
+  const instance = randomUUID();
   const guard: GuardConfig = { port: 0, token };
   const sockets = new WebSocketServer({
     noServer: true,
@@ -58,7 +70,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   // Short header and request timeouts, checked often: a stalled client must not hold a slot.
   const timeouts = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 };
   const server = createServer(timeouts, (request, response) => {
-    handleHttp(request, response, guard, options.rendererFolder).catch((error: unknown) => {
+    handleHttp(request, response, guard, { rendererFolder: options.rendererFolder, instance }).catch((error: unknown) => {
       options.logger.error('serve request failed', error);
       if (!response.headersSent) response.writeHead(500).end('Internal error');
     });
@@ -106,6 +118,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   return {
     url: `http://127.0.0.1:${guard.port}/#${SERVE_TOKEN_PARAMETER}=${token}`,
     port: guard.port,
+    instance,
     close: async () => {
       subscription.dispose();
       for (const client of sockets.clients) client.terminate();
@@ -116,8 +129,14 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   };
 }
 
-/** Answers a plain HTTP request: the renderer's static files only, the same for everyone. */
-async function handleHttp(request: IncomingMessage, response: ServerResponse, guard: GuardConfig, rendererFolder: string): Promise<void> {
+/** What plain HTTP requests get: the renderer build and this run's instance id. */
+interface HttpContent {
+  rendererFolder: string;
+  instance: string;
+}
+
+/** Answers a plain HTTP request: the renderer's static files and the instance id, the same for everyone. */
+async function handleHttp(request: IncomingMessage, response: ServerResponse, guard: GuardConfig, content: HttpContent): Promise<void> {
   const verdict = checkRequest(requestFacts(request.rawHeaders, request.url), guard);
   if (!verdict.allowed) {
     response.writeHead(verdict.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(verdict.reason);
@@ -127,7 +146,7 @@ async function handleHttp(request: IncomingMessage, response: ServerResponse, gu
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
   }
-  // No token needed: these files hold no secrets, and all data goes over the socket.
+  // No token needed: these files and the instance id hold no secrets, and all data goes over the socket.
   const headers: Record<string, string> = {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
@@ -137,7 +156,13 @@ async function handleHttp(request: IncomingMessage, response: ServerResponse, gu
     response.writeHead(204, headers).end();
     return;
   }
-  const file = await readStaticFile(rendererFolder, verdict.path);
+  if (verdict.path === SERVE_INSTANCE_PATH) {
+    const body = JSON.stringify({ instance: content.instance } satisfies ServeInstance);
+    response.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+    response.end(request.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  const file = await readStaticFile(content.rendererFolder, verdict.path);
   if (!file) {
     response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
     return;

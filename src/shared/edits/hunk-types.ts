@@ -27,6 +27,17 @@ export type HunkState =
 export interface HunkUpdate {
   /** Stable within the answer. */
   id: string;
+  /** The conversation turn that wrote it. */
+  turn: number;
+  /** Its number in the conversation, 1-based, as the model is told about it ("hunk 2"). */
+  number: number;
+  /**
+   * A redirect replaced the turn that wrote it before it was decided: left out of Accept
+   * all and the A key, still acceptable on its own.
+   */
+  superseded?: boolean;
+  /** A newer hunk changes the same lines (said before a superseded hunk is accepted). */
+  overlapsNewer?: string;
   fileIndex: number;
   path: string;
   /** What accepting it does: apply lines, create, delete, or move (rename) the file. */

@@ -118,6 +118,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
     try {
       const messages: OpenAI.ChatCompletionMessageParam[] = [];
       if (request.instructions !== undefined) messages.push({ role: 'system', content: request.instructions });
+      for (const earlier of request.history ?? []) messages.push({ role: earlier.role, content: earlier.text });
       messages.push({ role: 'user', content: request.input });
       const pending = this.client.chat.completions.create(
         { model: request.model, messages, stream: true, stream_options: { include_usage: true } },

@@ -41,7 +41,9 @@ export function preloadKey(model: string, instructions: string): string {
 
 /** The response.create for an answer: only the question when context is pre-loaded, else everything. */
 export function answerEvent(request: StreamRequest, preload: Preload | null): CreateEvent {
-  const input = [message('user', request.input)];
+  // A follow-up carries the conversation so far as messages (with `store: false` a previous
+  // response lives only on the socket that made it, so it cannot be chained by id).
+  const input = [...(request.history ?? []).map((earlier) => message(earlier.role, earlier.text)), message('user', request.input)];
   if (preload) return { type: 'response.create', model: request.model, store: false, previous_response_id: preload.responseId, input };
   return { type: 'response.create', model: request.model, store: false, ...(request.instructions !== undefined ? { instructions: request.instructions } : {}), input };
 }
@@ -51,7 +53,7 @@ export function preloadEvent(model: string, instructions: string): CreateEvent {
   return { type: 'response.create', model, store: false, generate: false, input: [message('developer', instructions)] };
 }
 
-function message(role: 'user' | 'developer', text: string): EasyInputMessage {
+function message(role: 'user' | 'developer' | 'assistant', text: string): EasyInputMessage {
   return { type: 'message', role, content: [{ type: 'input_text', text }] };
 }
 

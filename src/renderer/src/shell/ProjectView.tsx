@@ -56,6 +56,7 @@ export function ProjectView({ project, state, tree, actions, answer, shortcutLab
           answer={answer}
           shortcutLabel={shortcutLabel}
           onAsk={props.onAsk}
+          onOpenSettings={props.onOpenSettings}
           onError={props.onError}
           onNotice={props.onNotice}
         />

@@ -6,12 +6,23 @@ import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { AppInfo, AppState, ConnectionStatus, UiSettings } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
 import type { CurrentFile, ProjectInfo } from '../../../../shared/project-types';
+import { sameServeConnection, type ServeConnection } from '../../lib/serve-connection';
 
 export interface Notice {
   id: number;
   level: 'info' | 'warning' | 'error';
   message: string;
+  /**
+   * Set on a notice that stands for an ongoing condition: there is at most one per topic,
+   * replaced as the condition changes and removed when it is over, never stacked.
+   */
+  topic?: NoticeTopic;
 }
+
+/** The conditions with a notice of their own. */
+export type NoticeTopic =
+  /** The serve shell page's connection to Flint is down or over. */
+  'serve-connection';
 
 export interface ViewState {
   info: AppInfo | null;
@@ -31,6 +42,8 @@ export interface ViewState {
   latency: LatencyFigures | null;
   /** Whether the system-wide shortcut works (null until main says). */
   hotkey: HotkeyStatus | null;
+  /** The serve shell page's connection to Flint, as last reported (null in Electron). */
+  serveConnection: ServeConnection | null;
 }
 
 export type ViewAction =
@@ -48,7 +61,9 @@ export type ViewAction =
   | { type: 'openFile'; path: string | null }
   | { type: 'connection'; connection: ConnectionStatus }
   | { type: 'latency'; latency: LatencyFigures }
-  | { type: 'hotkey'; status: HotkeyStatus };
+  | { type: 'hotkey'; status: HotkeyStatus }
+  /** The serve shell's connection (null in Electron): keeps its one notice in step. */
+  | { type: 'serveConnection'; connection: ServeConnection | null };
 
 export const initialViewState: ViewState = {
   info: null,
@@ -63,9 +78,10 @@ export const initialViewState: ViewState = {
   connection: null,
   latency: null,
   hotkey: null,
+  serveConnection: null,
 };
 
-/** How many notices stay on screen; older ones drop off. */
+/** How many notices stay on screen; older ones drop off, a topic's notice never does. */
 const NOTICE_LIMIT = 4;
 let nextNoticeId = 1;
 
@@ -103,8 +119,10 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
     case 'settings':
       return { ...state, settings: action.settings };
     case 'notice': {
+      // The same words twice say nothing new (a request failing for the reason a notice already gives).
+      if (state.notices.some((shown) => shown.message === action.message)) return state;
       const notice = { id: nextNoticeId++, level: action.level, message: action.message };
-      return { ...state, notices: [...state.notices, notice].slice(-NOTICE_LIMIT) };
+      return { ...state, notices: trimNotices([...state.notices, notice]) };
     }
     case 'dismissNotice':
       return { ...state, notices: state.notices.filter((notice) => notice.id !== action.id) };
@@ -116,9 +134,38 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return { ...state, latency: action.latency };
     case 'hotkey':
       return { ...state, hotkey: action.status };
+    case 'serveConnection':
+      // A repeat changes nothing: not even a notice the user dismissed comes back.
+      if (sameServeConnection(state.serveConnection, action.connection)) return state;
+      return { ...state, serveConnection: action.connection, notices: withServeConnectionNotice(state.notices, action.connection) };
     default: {
       const exhaustive: never = action;
       return exhaustive;
     }
   }
+}
+
+/** Drops the oldest notices past `NOTICE_LIMIT`, but never a topic's: it goes when its condition does. */
+function trimNotices(notices: Notice[]): Notice[] {
+  const kept = [...notices];
+  while (kept.length > NOTICE_LIMIT) {
+    const oldest = kept.findIndex((notice) => !notice.topic);
+    if (oldest === -1) break;
+    kept.splice(oldest, 1);
+  }
+  return kept;
+}
+
+/** The notices with the serve connection's one notice added, replaced in place, or removed. */
+function withServeConnectionNotice(notices: Notice[], connection: ServeConnection | null): Notice[] {
+  const existing = notices.find((notice) => notice.topic === 'serve-connection');
+  if (connection === null || connection.state === 'connected' || connection.state === 'connecting') {
+    return existing ? notices.filter((notice) => notice !== existing) : notices;
+  }
+  // Still reconnecting is a warning; once the user must act, an error.
+  const level: Notice['level'] = connection.state === 'reconnecting' ? 'warning' : 'error';
+  const notice: Notice = { id: existing?.id ?? nextNoticeId++, level, message: connection.message, topic: 'serve-connection' };
+  // A request that failed for this very reason may have said so first: one notice says it once.
+  const others = notices.filter((other) => other.topic === 'serve-connection' || other.message !== connection.message);
+  return existing ? others.map((other) => (other === existing ? notice : other)) : trimNotices([...others, notice]);
 }

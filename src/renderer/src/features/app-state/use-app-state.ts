@@ -5,6 +5,7 @@ import { useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react
 import type { UiSettings } from '../../../../shared/contract';
 import { flint } from '../../lib/flint';
 import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
+import { useServeConnection } from '../../lib/serve-connection-store';
 import { TreeModel } from '../tree/tree-model';
 import { initialViewState, viewReducer, type ViewAction, type ViewState } from './app-reducer';
 
@@ -32,6 +33,9 @@ export function useAppState(): AppStateHandle {
   const dismissNotice = useCallback((id: number) => dispatch({ type: 'dismissNotice', id }), []);
 
   useMainEvents(tree, dispatch, reportError);
+  const serveConnection = useServeConnection();
+  // One notice while the serve shell's page cannot reach Flint, replaced as that changes: never one per retry.
+  useEffect(() => dispatch({ type: 'serveConnection', connection: serveConnection }), [serveConnection]);
 
   const openFolder = useCallback(
     async (path: string): Promise<boolean> => {
@@ -105,9 +109,14 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
       flint.on('inference:latency', (latency) => dispatch({ type: 'latency', latency })),
       flint.on('hotkey:status', (status) => dispatch({ type: 'hotkey', status })),
     ];
-    const onReconnected = (): void => void load();
+    const loadInfo = (): void => void flint.getAppInfo({}).then((result) => result.ok && dispatch({ type: 'info', info: result.value }));
+    // The first answers may have been lost with the connection (a page that only reached Flint later).
+    const onReconnected = (): void => {
+      loadInfo();
+      void load();
+    };
     window.addEventListener(RECONNECTED_EVENT, onReconnected);
-    void flint.getAppInfo({}).then((result) => result.ok && dispatch({ type: 'info', info: result.value }));
+    loadInfo();
     void load();
     return () => {
       for (const unsubscribe of subscriptions) unsubscribe();

@@ -1,6 +1,7 @@
 /**
- * The answer under the question: its prose as Markdown, a pointer to the diff pane when
- * it proposes changes, and how it ended (an error, or stopped).
+ * The conversation under the question: each turn's words and the model's prose as
+ * Markdown, a pointer to the diff pane when it proposes changes, and how the latest turn
+ * ended (an error, or stopped).
  */
 import type { AnswerView } from '../edits/answer-view';
 import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
@@ -8,16 +9,28 @@ import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 export function AskAnswer({ view }: { view: AnswerView }) {
   const isStreaming = view.status === 'streaming';
   const hunkCount = view.order.length;
+  const latest = view.turns.at(-1);
   return (
     <div className="ask-bar-answer" aria-label="Answer" aria-live="polite" aria-busy={isStreaming}>
-      {view.prose.trim() ? <MarkdownAnswer text={view.prose} /> : isStreaming ? <p className="ask-bar-meta">Thinking…</p> : null}
+      {view.turns.map((turn) => (
+        <div key={turn.index} className={`ask-bar-turn is-${turn.status}`}>
+          {view.turns.length > 1 && (
+            <p className="ask-bar-words">
+              <span className="ask-bar-meta">{turn.kind === 'redirect' ? 'Redirect' : turn.kind === 'queued' ? 'Queued' : turn.kind === 'follow-up' ? 'Follow-up' : 'You'}:</span> {turn.text}
+            </p>
+          )}
+          {turn.prose.trim() ? <MarkdownAnswer text={turn.prose} /> : turn.status === 'streaming' ? <p className="ask-bar-meta">Thinking…</p> : null}
+          {turn.status === 'redirected' && <p className="ask-bar-meta">Redirected.</p>}
+          {turn.status === 'queued' && <p className="ask-bar-meta">Queued: sent when the answer above ends.</p>}
+        </div>
+      ))}
       {hunkCount > 0 && (
         <p className="ask-bar-meta" aria-label="Proposed changes">
           {hunkCount} {hunkCount === 1 ? 'change' : 'changes'} in the diff pane: <kbd>A</kbd> accept, <kbd>R</kbd> reject.
         </p>
       )}
-      {view.message && <p className="form-error">{view.message}</p>}
-      {view.status === 'stopped' && <p className="ask-bar-meta">Stopped.</p>}
+      {latest?.status === 'failed' && <p className="form-error">{latest.message ?? view.message} Retry is in the diff pane.</p>}
+      {latest?.status === 'stopped' && <p className="ask-bar-meta">Stopped.</p>}
     </div>
   );
 }

@@ -5,8 +5,11 @@
  *
  * Keys: Enter asks, Alt+Enter asks the deeper model, Shift+Enter is a new line,
  * Alt+W widens to the whole file (and back), Esc stops a streaming answer and a
- * second Esc closes the bar. Typing while an answer streams redirects it.
+ * second Esc closes the bar. While an answer streams, Enter redirects it and Tab queues
+ * the message for when it ends. After an answer in this opening, Enter follows it up
+ * (Alt+N: a new conversation instead).
  */
+import { useEffect, useState } from 'react';
 import type { AnswerHandle } from '../edits/use-answer';
 import { AskAnswer } from './AskAnswer';
 import { AskBarTitle, BlockerNote, FocusChip, WindowNote } from './AskBarScope';
@@ -34,7 +37,13 @@ export function AskBar({ bar, currentFile, shortcutLabel, systemWide, answer, on
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
   const { inputRef, titleRef, isAttempted, markAttempted, isAnswerShown } = useBarOpening(bar, view);
-  const onKeyDown = useAskBarKeys({ bar, answer, inputRef, onAttempt: markAttempted });
+  // Alt+N flips the default: an opening that shows its own answer follows it up; a new
+  // opening starts a new conversation (the one on screen can still be followed up).
+  const [isFlipped, setFlipped] = useState(false);
+  useEffect(() => setFlipped(false), [bar.openCount]);
+  const canFollowUp = view !== null && !isStreaming;
+  const followsUp = canFollowUp && isAnswerShown !== isFlipped;
+  const onKeyDown = useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, onToggleNew: () => setFlipped((value) => !value), onAttempt: markAttempted });
   const change = scope?.recentChange ?? null;
 
   return (
@@ -49,10 +58,11 @@ export function AskBar({ bar, currentFile, shortcutLabel, systemWide, answer, on
         ref={inputRef}
         aria-label="Ask Flint"
         rows={2}
-        placeholder={isStreaming ? 'Type to redirect the answer…' : 'Ask a question or describe a change'}
+        placeholder={isStreaming ? 'Type to redirect the answer (Enter), or queue a message (Tab)…' : followsUp ? 'Follow up…' : 'Ask a question or describe a change'}
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
       />
+      {canFollowUp && <ModeNote followsUp={followsUp} title={view.title} />}
       <AskHints isStreaming={isStreaming} shortcutLabel={shortcutLabel} systemWide={systemWide} draftLength={draft.length} />
       {isAnswerShown && view && <AskAnswer view={view} />}
     </div>
@@ -67,12 +77,35 @@ function AskHints({ isStreaming, shortcutLabel, systemWide, draftLength }: {
 }) {
   return (
     <div className="ask-bar-hints">
-      <span>
-        <kbd>Enter</kbd> ask · <kbd>Alt+Enter</kbd> deeper model · <kbd>Esc</kbd> {isStreaming ? 'stop' : 'close'} · <kbd>{shortcutLabel}</kbd> {systemWide ? 'from any app' : 'reopens'}
-      </span>
+      {isStreaming ? (
+        <span>
+          <kbd>Enter</kbd> redirect (interrupts) · <kbd>Tab</kbd> queue for when it ends · <kbd>Esc</kbd> stop
+        </span>
+      ) : (
+        <span>
+          <kbd>Enter</kbd> ask · <kbd>Alt+Enter</kbd> deeper model · <kbd>Esc</kbd> close · <kbd>{shortcutLabel}</kbd> {systemWide ? 'from any app' : 'reopens'}
+        </span>
+      )}
       {draftLength > LONG_QUESTION && (
         <span className="ask-bar-meta">{draftLength.toLocaleString()} characters: a long request leaves less room for the file.</span>
       )}
     </div>
+  );
+}
+
+/** Whether Enter continues the conversation on screen or starts a new one (Alt+N switches). */
+function ModeNote({ followsUp, title }: { followsUp: boolean; title: string }) {
+  return (
+    <p className="ask-bar-mode" aria-label="Ask mode">
+      {followsUp ? (
+        <>
+          Follows up “{title}” · <kbd>Alt+N</kbd> new conversation
+        </>
+      ) : (
+        <>
+          New conversation · <kbd>Alt+N</kbd> follow up “{title}” instead
+        </>
+      )}
+    </p>
   );
 }

@@ -36,6 +36,20 @@ describe('askBarKeyAction', () => {
     expect(askBarKeyAction(press('w'), idle)).toBeNull();
   });
 
+  it('Tab queues a typed message while an answer streams; otherwise Tab moves focus as usual', () => {
+    expect(askBarKeyAction(press('Tab'), { ...streaming, hasDraft: true })).toBe('queue');
+    expect(askBarKeyAction(press('Tab'), { ...streaming, hasDraft: false })).toBeNull();
+    expect(askBarKeyAction(press('Tab'), { ...idle, hasDraft: true })).toBeNull();
+    expect(askBarKeyAction(press('Tab', { shiftKey: true }), { ...streaming, hasDraft: true })).toBeNull();
+    expect(askBarKeyAction(press('Tab', { isInInput: false }), { ...streaming, hasDraft: true })).toBeNull();
+  });
+
+  it('Alt+N switches between a follow-up and a new conversation, only with one on screen and nothing streaming', () => {
+    expect(askBarKeyAction(press('n', { altKey: true }), { ...idle, canFollowUp: true })).toBe('toggle-new');
+    expect(askBarKeyAction(press('n', { altKey: true }), { ...idle, canFollowUp: false })).toBeNull();
+    expect(askBarKeyAction(press('n', { altKey: true }), { ...streaming, canFollowUp: true })).toBeNull();
+  });
+
   it('leaves other keys alone', () => {
     for (const key of ['a', 'A', 'ArrowUp', 'Tab', ' ']) expect(askBarKeyAction(press(key), streaming)).toBeNull();
   });

@@ -1,8 +1,10 @@
 /**
  * What a key pressed in the ask bar does. Pure, so the rules read in one place and are
  * tested without a browser: Esc stops a streaming answer (once) and otherwise closes,
- * Enter in the input asks (Alt+Enter the deeper model, Shift+Enter is a new line),
- * Alt+W switches the focus when there is a recent change to focus on.
+ * Enter in the input asks (Alt+Enter the deeper model, Shift+Enter is a new line) — while
+ * an answer streams, Enter redirects it and Tab queues the message for when it ends (as
+ * in Codex) — Alt+N switches between following up and a new conversation, and Alt+W
+ * switches the focus when there is a recent change to focus on.
  */
 
 export type AskBarKeyAction =
@@ -15,7 +17,11 @@ export type AskBarKeyAction =
   /** Ask the deeper model. */
   | 'ask-deep'
   /** Switch between the lines just changed and the whole file. */
-  | 'toggle-focus';
+  | 'toggle-focus'
+  /** Queue the message for when the streaming answer ends. */
+  | 'queue'
+  /** Switch between a follow-up in the conversation on screen and a new conversation. */
+  | 'toggle-new';
 
 /** The parts of a keydown the bar looks at. */
 export interface AskBarKeyPress {
@@ -26,6 +32,8 @@ export interface AskBarKeyPress {
   shiftKey: boolean;
   /** The key went to the question's input (not a button in the bar). */
   isInInput: boolean;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
 }
 
 export interface AskBarKeyState {
@@ -33,6 +41,10 @@ export interface AskBarKeyState {
   /** A stop was already sent for the streaming answer: a second Esc closes at once. */
   isStopSent: boolean;
   hasRecentChange: boolean;
+  /** Something is typed (Tab queues only a message; with none it moves focus as usual). */
+  hasDraft?: boolean;
+  /** A conversation is on screen to follow up. */
+  canFollowUp?: boolean;
 }
 
 /** The action for a key, or null when the bar leaves the key alone. */
@@ -40,5 +52,8 @@ export function askBarKeyAction(press: AskBarKeyPress, state: AskBarKeyState): A
   if (press.key === 'Escape') return state.isStreaming && !state.isStopSent ? 'stop' : 'close';
   if (press.key === 'Enter' && !press.shiftKey && press.isInInput) return press.altKey ? 'ask-deep' : 'ask-fast';
   if (press.altKey && press.code === 'KeyW' && state.hasRecentChange) return 'toggle-focus';
+  if (press.altKey && press.code === 'KeyN' && state.canFollowUp && !state.isStreaming) return 'toggle-new';
+  const plainTab = press.key === 'Tab' && !press.shiftKey && !press.altKey && !press.ctrlKey && !press.metaKey;
+  if (plainTab && press.isInInput && state.isStreaming && state.hasDraft) return 'queue';
   return null;
 }

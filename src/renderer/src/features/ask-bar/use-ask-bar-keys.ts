@@ -1,10 +1,12 @@
 /**
- * The ask bar's keys and its submit: Esc stops then closes, Enter asks (or redirects a
- * streaming answer), Alt+W switches the focus. The rules are in `askBarKeyAction`.
+ * The ask bar's keys and its submit: Esc stops then closes, Enter asks (a new question,
+ * a follow-up, or — while the answer streams — a redirect), Tab queues while it streams,
+ * Alt+N switches follow-up / new, Alt+W switches the focus. The rules are in
+ * `askBarKeyAction`.
  */
 import { useRef, type KeyboardEvent, type RefObject } from 'react';
 import type { AnswerDepth } from '../../../../shared/inference-types';
-import type { AnswerHandle } from '../edits/use-answer';
+import type { AnswerHandle, SendMode } from '../edits/use-answer';
 import { askBarKeyAction } from './ask-bar-keys';
 import type { AskBarHandle } from './use-ask-bar';
 
@@ -12,11 +14,16 @@ export interface AskBarKeysOptions {
   bar: AskBarHandle;
   answer: AnswerHandle;
   inputRef: RefObject<HTMLTextAreaElement | null>;
+  /** Enter (when nothing streams) continues the conversation on screen rather than starting one. */
+  followsUp: boolean;
+  /** A conversation is on screen that Alt+N can switch to following up. */
+  canFollowUp: boolean;
+  onToggleNew: () => void;
   /** Called on every attempt to ask, taken or not (a blocker is then emphasized). */
   onAttempt: () => void;
 }
 
-export function useAskBarKeys({ bar, answer, inputRef, onAttempt }: AskBarKeysOptions): (event: KeyboardEvent<HTMLElement>) => void {
+export function useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, onToggleNew, onAttempt }: AskBarKeysOptions): (event: KeyboardEvent<HTMLElement>) => void {
   const { scope, focus, draft, setDraft } = bar;
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
@@ -24,17 +31,18 @@ export function useAskBarKeys({ bar, answer, inputRef, onAttempt }: AskBarKeysOp
   /** The session a stop was sent for: a second Esc closes even before 'stopped' arrives. */
   const stopSentRef = useRef<string | null>(null);
 
-  const send = async (depth: AnswerDepth): Promise<void> => {
+  const send = async (depth: AnswerDepth, queue = false): Promise<void> => {
     const text = draft.trim();
     onAttempt();
-    if (!text || (scope?.blocker && !isStreaming)) return;
-    if (await answer.ask(text, depth, { focus: change ? focus : 'whole-file', path: scope?.path ?? null })) setDraft('');
+    const mode: SendMode = isStreaming ? (queue ? 'queue' : 'redirect') : followsUp ? 'follow-up' : 'new';
+    if (!text || (scope?.blocker && mode === 'new')) return;
+    if (await answer.send(text, depth, mode, { focus: change ? focus : 'whole-file', path: scope?.path ?? null })) setDraft('');
   };
 
   return (event) => {
     const action = askBarKeyAction(
-      { key: event.key, code: event.code, altKey: event.altKey, shiftKey: event.shiftKey, isInInput: event.target === inputRef.current },
-      { isStreaming, isStopSent: view !== null && stopSentRef.current === view.sessionId, hasRecentChange: change !== null },
+      { key: event.key, code: event.code, altKey: event.altKey, shiftKey: event.shiftKey, ctrlKey: event.ctrlKey, metaKey: event.metaKey, isInInput: event.target === inputRef.current },
+      { isStreaming, isStopSent: view !== null && stopSentRef.current === view.sessionId, hasRecentChange: change !== null, hasDraft: draft.trim() !== '', canFollowUp },
     );
     if (action === null) return;
     event.preventDefault();
@@ -51,6 +59,12 @@ export function useAskBarKeys({ bar, answer, inputRef, onAttempt }: AskBarKeysOp
       case 'ask-fast':
       case 'ask-deep':
         void send(action === 'ask-deep' ? 'deep' : 'fast');
+        return;
+      case 'queue':
+        void send(view?.turns.at(-1)?.depth ?? 'fast', true);
+        return;
+      case 'toggle-new':
+        onToggleNew();
         return;
       case 'toggle-focus':
         bar.toggleFocus();

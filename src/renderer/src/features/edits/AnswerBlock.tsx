@@ -1,12 +1,11 @@
 /**
- * One answer in the diff pane: its status and Accept all / Reject all, the prose, the
- * hunk cards, and notes about the model's output. Follows the stream while the user is
- * at the bottom.
+ * The conversation on screen in the diff pane: its status and Accept all / Reject all,
+ * then each turn — the user's words, the model's prose and hunks, how the turn went —
+ * and notes about the model's output. Follows the stream while the user is at the bottom.
  */
 import { useLayoutEffect, useRef } from 'react';
-import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 import { describeAnswerStatus, pendingHunkCount, type AnswerView } from './answer-view';
-import { HunkCard } from './HunkCard';
+import { TurnBlock } from './TurnBlock';
 import type { AnswerHandle } from './use-answer';
 
 /** Within this many pixels of the bottom counts as "at the bottom" (following). */
@@ -15,18 +14,19 @@ const FOLLOW_SLACK_PX = 40;
 export interface AnswerBlockProps {
   view: AnswerView;
   answer: AnswerHandle;
+  onOpenSettings: () => void;
 }
 
-export function AnswerBlock({ view, answer }: AnswerBlockProps) {
-  const { lines, accept, reject, acceptAll, rejectAll } = answer;
+export function AnswerBlock({ view, answer, onOpenSettings }: AnswerBlockProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   /** Follow the stream while the user is at the bottom; stop following when they scroll up. */
   const followRef = useRef(true);
   const hunkCount = view.order.length;
+  const proseLength = view.turns.reduce((sum, turn) => sum + turn.prose.length, 0);
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (element && followRef.current) element.scrollTop = element.scrollHeight;
-  }, [hunkCount, view.prose]);
+  }, [hunkCount, proseLength, view.turns.length]);
 
   return (
     <div
@@ -39,15 +39,9 @@ export function AnswerBlock({ view, answer }: AnswerBlockProps) {
         followRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK_PX;
       }}
     >
-      <AnswerBar view={view} onAcceptAll={() => void acceptAll()} onRejectAll={() => void rejectAll()} />
-      {view.message && <p role="alert" className="form-error">{view.message}</p>}
-      {view.prose.trim() && (
-        <div className="edit-prose" aria-label="Answer">
-          <MarkdownAnswer text={view.prose} />
-        </div>
-      )}
-      {view.order.map((id) => (
-        <HunkCard key={id} hunk={view.hunks[id]!} store={lines} onAccept={accept} onReject={reject} />
+      <AnswerBar view={view} onAcceptAll={() => void answer.acceptAll()} onRejectAll={() => void answer.rejectAll()} />
+      {view.turns.map((turn) => (
+        <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} isLatest={turn.index === view.turns.length} onOpenSettings={onOpenSettings} />
       ))}
       {view.problems.length > 0 && <ProblemNotes problems={view.problems} />}
     </div>
@@ -55,14 +49,15 @@ export function AnswerBlock({ view, answer }: AnswerBlockProps) {
 }
 
 function AnswerBar({ view, onAcceptAll, onRejectAll }: { view: AnswerView; onAcceptAll: () => void; onRejectAll: () => void }) {
+  const pending = pendingHunkCount(view);
   return (
     <div className="edit-session-bar">
       <span className={`edit-status is-${view.status}`} aria-label="Edit status">
         {describeAnswerStatus(view.status)}
       </span>
       <span className="spacer" />
-      <button type="button" onClick={onAcceptAll} disabled={pendingHunkCount(view) === 0}>
-        Accept all
+      <button type="button" onClick={onAcceptAll} disabled={pending === 0} title="Accepts every ready hunk except those a redirect superseded">
+        Accept all{pending > 0 ? ` (${pending})` : ''}
       </button>
       <button type="button" onClick={onRejectAll} disabled={view.order.length === 0}>
         Reject all

@@ -7,6 +7,7 @@
 import { useEffect } from 'react';
 import { flint } from '../../lib/flint';
 import { AnswerBlock } from './AnswerBlock';
+import { HistoryList } from './HistoryList';
 import type { AnswerHandle } from './use-answer';
 
 export interface EditPaneProps {
@@ -14,11 +15,12 @@ export interface EditPaneProps {
   answer: AnswerHandle;
   shortcutLabel: string;
   onAsk: () => void;
+  onOpenSettings: () => void;
   onError: (message: string) => void;
   onNotice: (message: string) => void;
 }
 
-export function EditPane({ currentFile, answer, shortcutLabel, onAsk, onError, onNotice }: EditPaneProps) {
+export function EditPane({ currentFile, answer, shortcutLabel, onAsk, onOpenSettings, onError, onNotice }: EditPaneProps) {
   const { view, stop } = answer;
   const isStreaming = view?.status === 'streaming';
   useStopOnEscape(isStreaming, stop);
@@ -32,7 +34,8 @@ export function EditPane({ currentFile, answer, shortcutLabel, onAsk, onError, o
         onAsk={onAsk}
         onUndo={() => void undoLastWrite(onError, onNotice)}
       />
-      {view && <AnswerBlock view={view} answer={answer} />}
+      {answer.conversations.length > 0 && <HistoryList conversations={answer.conversations} shownId={view?.sessionId ?? null} onShow={(id) => void answer.show(id)} />}
+      {view && <AnswerBlock view={view} answer={answer} onOpenSettings={onOpenSettings} />}
     </section>
   );
 }
@@ -75,7 +78,7 @@ function AskBox({ currentFile, isStreaming, shortcutLabel, onStop, onAsk, onUndo
  * Esc anywhere stops a streaming answer, unless something nearer took it first (the ask
  * bar, Settings, the folder path field handle their own Esc and mark it handled).
  */
-function useStopOnEscape(isStreaming: boolean, stop: () => Promise<void>): void {
+function useStopOnEscape(isStreaming: boolean, stop: () => Promise<unknown>): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
       if (event.key !== 'Escape' || !isStreaming || event.defaultPrevented) return;

@@ -59,7 +59,8 @@ export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHu
   const canReject = isUndecided(hunk.state);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
     if (event.target !== event.currentTarget) return;
-    if (event.key === 'a' && canAccept) onAccept();
+    // A superseded hunk is accepted with its button only, after its warning is in view.
+    if (event.key === 'a' && canAccept && !hunk.superseded) onAccept();
     else if (event.key === 'r' && canReject) onReject();
     else return;
     event.preventDefault();
@@ -67,9 +68,10 @@ export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHu
 
   return (
     <article
-      className={`hunk-card is-${hunk.state}`}
+      className={`hunk-card is-${hunk.state}${hunk.superseded ? ' is-superseded' : ''}`}
       aria-label={`Hunk in ${hunk.path}`}
       data-hunk-id={hunk.id}
+      data-hunk-number={hunk.number}
       tabIndex={0}
       onKeyDown={onKeyDown}
     >
@@ -82,14 +84,19 @@ export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHu
           {STATE_LABELS[hunk.state]}
         </span>
         <span className="spacer" />
-        <button type="button" onClick={onAccept} disabled={!canAccept} title="Accept (A)">
-          Accept
+        <button type="button" onClick={onAccept} disabled={!canAccept} title={hunk.superseded ? 'Superseded by your redirect: accept it on its own' : 'Accept (A)'}>
+          {hunk.superseded && canAccept ? 'Accept anyway' : 'Accept'}
         </button>
         <button type="button" onClick={onReject} disabled={!canReject} title={hunk.state === 'partial' ? 'Discard (R)' : 'Reject (R)'}>
           Reject
         </button>
       </header>
       {hunk.message && <p className="hunk-message">{hunk.message}</p>}
+      {hunk.overlapsNewer && canAccept && (
+        <p className="hunk-warning" role="note">
+          {hunk.overlapsNewer}
+        </p>
+      )}
       <div ref={hostRef} className="hunk-body" />
     </article>
   );

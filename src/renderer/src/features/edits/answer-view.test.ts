@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerUpdate } from '../../../../shared/ask-types';
+import type { AnswerUpdate, TurnView } from '../../../../shared/ask-types';
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
-import { applyAnswerUpdate, describeAnswerStatus, pendingHunkCount, startedAnswer, type AnswerView } from './answer-view';
+import { applyAnswerUpdate, hunksOfTurn, pendingHunkCount, startedAnswer } from './answer-view';
 
 const hunk = (id: string, extra: Partial<HunkUpdate> = {}): HunkUpdate => ({
   id,
+  turn: 1,
+  number: 1,
   fileIndex: 0,
   path: 'src/app.ts',
   operation: 'update',
@@ -14,20 +16,48 @@ const hunk = (id: string, extra: Partial<HunkUpdate> = {}): HunkUpdate => ({
   ...extra,
 });
 
+const turn = (index: number, extra: Partial<TurnView> = {}): Omit<TurnView, 'prose'> => ({
+  index,
+  kind: index === 1 ? 'question' : 'redirect',
+  text: `words ${index}`,
+  depth: 'fast',
+  model: 'spark',
+  status: 'streaming',
+  askedAtEpochMs: index,
+  ...extra,
+});
+
 const update = (extra: Partial<AnswerUpdate> = {}): AnswerUpdate => ({ sessionId: 's1', hunks: [], ...extra });
 
 describe('applyAnswerUpdate', () => {
-  it('leaves no answer as none, and another session’s answer as it is', () => {
+  it('leaves no answer as none, and another conversation’s view as it is', () => {
     expect(applyAnswerUpdate(null, update())).toBeNull();
     const other = startedAnswer('s0');
-    expect(applyAnswerUpdate(other, update({ prose: 'late' }))).toBe(other);
+    expect(applyAnswerUpdate(other, update({ prose: [{ turn: 1, text: 'late' }] }))).toBe(other);
   });
 
-  it('appends prose and problems, and keeps the status when the batch has none', () => {
-    let view = applyAnswerUpdate(startedAnswer('s1'), update({ prose: 'Hello', problems: ['one'] }));
-    view = applyAnswerUpdate(view, update({ prose: ', world', problems: ['two'] }));
-    expect(view).toMatchObject({ status: 'streaming', prose: 'Hello, world', problems: ['one', 'two'] });
+  it('keeps each turn’s prose apart, in order, and replaces a turn’s fields when it changes', () => {
+    let view = applyAnswerUpdate(startedAnswer('s1'), update({ turns: [turn(1)], prose: [{ turn: 1, text: 'Skipping ' }] }));
+    view = applyAnswerUpdate(view, update({ turns: [turn(1, { status: 'redirected', followedBy: 2 }), turn(2)], prose: [{ turn: 1, text: 'cancelled' }, { turn: 2, text: 'Using reduce.' }] }));
+    expect(view?.turns.map((entry) => [entry.index, entry.status, entry.prose])).toEqual([
+      [1, 'redirected', 'Skipping cancelled'],
+      [2, 'streaming', 'Using reduce.'],
+    ]);
+    expect(view?.title).toBe('words 1');
+  });
+
+  it('appends problems, and keeps the status when the batch has none', () => {
+    let view = applyAnswerUpdate(startedAnswer('s1'), update({ problems: ['one'] }));
+    view = applyAnswerUpdate(view, update({ problems: ['two'] }));
+    expect(view).toMatchObject({ status: 'streaming', problems: ['one', 'two'] });
     expect(applyAnswerUpdate(view, update({ status: 'complete' }))?.status).toBe('complete');
+  });
+
+  it('replaces the whole view with a full update, whatever was shown', () => {
+    const shown = applyAnswerUpdate(startedAnswer('s0'), update({ sessionId: 's0', hunks: [hunk('1.0')] }));
+    const full = applyAnswerUpdate(shown, update({ full: { title: 'Skip cancelled invoices' }, status: 'complete', turns: [turn(1, { status: 'complete' })], prose: [{ turn: 1, text: 'Done.' }], hunks: [hunk('1.0', { state: 'pending' })] }));
+    expect(full).toMatchObject({ sessionId: 's1', title: 'Skip cancelled invoices', status: 'complete', order: ['1.0'] });
+    expect(full?.turns[0]?.prose).toBe('Done.');
   });
 
   it('keeps hunks in the order they first arrived, replaces their metadata, and drops their lines', () => {
@@ -35,40 +65,20 @@ describe('applyAnswerUpdate', () => {
     let view = applyAnswerUpdate(startedAnswer('s1'), update({ hunks: [hunk('a', { appendLines: [line] }), hunk('b')] }));
     view = applyAnswerUpdate(view, update({ hunks: [hunk('c'), hunk('a', { state: 'pending', appendLines: [line] })] }));
     expect(view?.order).toEqual(['a', 'b', 'c']);
-    expect(view?.hunks['a']).toEqual({ id: 'a', fileIndex: 0, path: 'src/app.ts', operation: 'update', state: 'pending', anchorLine: null });
+    expect(view?.hunks['a']).toEqual({ id: 'a', turn: 1, number: 1, fileIndex: 0, path: 'src/app.ts', operation: 'update', state: 'pending', anchorLine: null });
   });
 
-  it('sets the message only when the batch carries one', () => {
-    const failed = applyAnswerUpdate(startedAnswer('s1'), update({ status: 'failed', message: 'The connection dropped.' }));
-    expect(applyAnswerUpdate(failed, update())?.message).toBe('The connection dropped.');
-    expect(applyAnswerUpdate(startedAnswer('s1'), update())).not.toHaveProperty('message');
+  it('counts a superseded hunk out of Accept all, and files it under its turn apart', () => {
+    const view = applyAnswerUpdate(startedAnswer('s1'), update({ hunks: [hunk('1.0', { state: 'pending', superseded: true }), hunk('2.0', { turn: 2, state: 'pending' })] }))!;
+    expect(pendingHunkCount(view)).toBe(1);
+    expect(hunksOfTurn(view, 1)).toEqual({ current: [], superseded: ['1.0'] });
+    expect(hunksOfTurn(view, 2)).toEqual({ current: ['2.0'], superseded: [] });
   });
 
   it('does not change the view it is given', () => {
     const view = startedAnswer('s1');
     const copy = structuredClone(view);
-    applyAnswerUpdate(view, update({ prose: 'x', hunks: [hunk('a')], problems: ['p'] }));
+    applyAnswerUpdate(view, update({ prose: [{ turn: 1, text: 'x' }], hunks: [hunk('a')], problems: ['p'], turns: [turn(1)] }));
     expect(view).toEqual(copy);
-  });
-});
-
-describe('pendingHunkCount', () => {
-  it('counts the hunks awaiting a decision', () => {
-    expect(pendingHunkCount(null)).toBe(0);
-    const view = applyAnswerUpdate(startedAnswer('s1'), update({
-      hunks: [hunk('a', { state: 'pending' }), hunk('b', { state: 'accepted' }), hunk('c', { state: 'pending' }), hunk('d')],
-    })) as AnswerView;
-    expect(pendingHunkCount(view)).toBe(2);
-  });
-});
-
-describe('describeAnswerStatus', () => {
-  it('names every status', () => {
-    expect(['streaming', 'complete', 'stopped', 'failed'].map((status) => describeAnswerStatus(status as AnswerView['status']))).toEqual([
-      'Streaming…',
-      'Answer complete',
-      'Stopped',
-      'Failed',
-    ]);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * The renderer's view of one answer (status, prose, hunk metadata, problems) and how
- * an `ask:update` batch changes it. Pure: hunk lines go to the HunkLineStore instead.
+ * The renderer's view of one conversation — its turns (each with its prose), hunk
+ * metadata, problems — and how an `ask:update` batch changes it. Pure: hunk lines go to
+ * the HunkLineStore instead. A full update (a (re)load) replaces the view.
  */
-import type { AnswerStatus, AnswerUpdate } from '../../../../shared/ask-types';
+import type { AnswerStatus, AnswerUpdate, TurnView } from '../../../../shared/ask-types';
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
 
 /** A hunk without its lines. */
@@ -10,22 +11,28 @@ export type HunkMeta = Omit<HunkUpdate, 'appendLines'>;
 
 export interface AnswerView {
   sessionId: string;
+  title: string;
   status: AnswerStatus;
   message?: string;
-  prose: string;
+  /** By index order (turn 1 first). */
+  turns: TurnView[];
   /** Hunk ids in the order they first arrived. */
   order: string[];
   hunks: Record<string, HunkMeta>;
   problems: string[];
 }
 
-/** The view of an answer main has just started: streaming, nothing in it yet. */
-export function startedAnswer(sessionId: string): AnswerView {
-  return { sessionId, status: 'streaming', prose: '', order: [], hunks: {}, problems: [] };
+/** The view of a conversation main has just started: streaming, nothing in it yet. */
+export function startedAnswer(sessionId: string, title = ''): AnswerView {
+  return { sessionId, title, status: 'streaming', turns: [], order: [], hunks: {}, problems: [] };
 }
 
-/** Applies one batch; a batch for another session (an older answer) leaves the view as it is. */
+/**
+ * Applies one batch. A batch for another conversation leaves the view as it is; a full
+ * one (the whole conversation) replaces it.
+ */
 export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpdate): AnswerView | null {
+  if (update.full) return applyAnswerUpdate(startedAnswer(update.sessionId, update.full.title), { ...update, full: undefined });
   if (!current || current.sessionId !== update.sessionId) return current;
   const hunks = { ...current.hunks };
   const order = [...current.order];
@@ -35,18 +42,45 @@ export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpda
   }
   return {
     ...current,
+    title: current.title || (update.turns?.[0]?.index === 1 ? update.turns[0].text : ''),
     hunks,
     order,
+    turns: applyTurns(current.turns, update),
     status: update.status ?? current.status,
     ...(update.message !== undefined ? { message: update.message } : {}),
-    prose: current.prose + (update.prose ?? ''),
     problems: update.problems ? [...current.problems, ...update.problems] : current.problems,
   };
 }
 
-/** How many hunks still await a decision that can be taken now (Accept all's count). */
+function applyTurns(turns: readonly TurnView[], update: AnswerUpdate): TurnView[] {
+  if (!update.turns && !update.prose) return turns as TurnView[];
+  const next = [...turns];
+  for (const meta of update.turns ?? []) {
+    const position = meta.index - 1;
+    next[position] = { ...meta, prose: next[position]?.prose ?? '' };
+  }
+  for (const piece of update.prose ?? []) {
+    const turn = next[piece.turn - 1];
+    if (turn) next[piece.turn - 1] = { ...turn, prose: turn.prose + piece.text };
+  }
+  return next;
+}
+
+/** How many hunks Accept all would take (a superseded one is only accepted on its own). */
 export function pendingHunkCount(view: AnswerView | null): number {
-  return view ? view.order.filter((id) => view.hunks[id]!.state === 'pending').length : 0;
+  return view ? view.order.filter((id) => view.hunks[id]!.state === 'pending' && !view.hunks[id]!.superseded).length : 0;
+}
+
+/** The ids of a turn's hunks, in order: the current ones, and those a redirect superseded. */
+export function hunksOfTurn(view: AnswerView, turn: number): { current: string[]; superseded: string[] } {
+  const current: string[] = [];
+  const superseded: string[] = [];
+  for (const id of view.order) {
+    const hunk = view.hunks[id]!;
+    if (hunk.turn !== turn) continue;
+    (hunk.superseded ? superseded : current).push(id);
+  }
+  return { current, superseded };
 }
 
 /** The status line's words. */

@@ -1,9 +1,14 @@
 /**
- * The status bar: indexing progress and the current file.
+ * The status bar: indexing progress, the model connection and the current file.
+ *
+ * In the serve shell, while the page cannot reach Flint, the model's last known state
+ * is not the truth (nothing is known): the bar shows the page's own connection instead.
  */
 import type { ConnectionStatus } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
 import type { CurrentFile } from '../../../../shared/project-types';
+import type { ServeConnection } from '../../lib/serve-connection';
+import { useServeConnection } from '../../lib/serve-connection-store';
 
 export interface StatusBarProps {
   indexing: number | null;
@@ -15,6 +20,8 @@ export interface StatusBarProps {
 }
 
 export function StatusBar({ indexing, entryCount, currentFile, connection, latency, onOpenSettings }: StatusBarProps) {
+  const serve = useServeConnection();
+  const isFlintReachable = serve === null || serve.state === 'connected' || serve.state === 'connecting';
   return (
     <footer className="status-bar">
       {indexing !== null ? (
@@ -24,7 +31,12 @@ export function StatusBar({ indexing, entryCount, currentFile, connection, laten
       ) : (
         <span className="status-count">{entryCount.toLocaleString()} entries</span>
       )}
-      {connection && (
+      {serve && !isFlintReachable && (
+        <span className={`status-serve is-${serve.state}`} role="status" aria-label="Flint connection" title={serve.message}>
+          <span className="dot" aria-hidden="true" /> {serveLabel(serve)}
+        </span>
+      )}
+      {connection && isFlintReachable && (
         <button
           type="button"
           className={`status-connection is-${connection.state}`}
@@ -58,6 +70,28 @@ const CONNECTION_LABELS: Record<ConnectionStatus['state'], string> = {
   ready: 'Model ready',
   reconnecting: 'Reconnecting…',
   offline: 'Model offline',
+};
+
+/** The bar's short word for a page that cannot reach Flint; the notice and the tooltip say what to do. */
+function serveLabel(serve: Exclude<ServeConnection, { state: 'connected' | 'connecting' }>): string {
+  switch (serve.state) {
+    case 'reconnecting':
+      return 'Flint offline — reconnecting…';
+    case 'not-answering':
+      return 'Flint offline — not answering';
+    case 'ended':
+      return SERVE_ENDED_LABELS[serve.reason];
+    default: {
+      const exhaustive: never = serve;
+      return exhaustive;
+    }
+  }
+}
+
+const SERVE_ENDED_LABELS: Record<Extract<ServeConnection, { state: 'ended' }>['reason'], string> = {
+  restarted: 'Flint session ended — open the new URL',
+  refused: 'Flint refused this page — open the URL Flint printed',
+  'no-token': 'No Flint token — open the URL Flint printed',
 };
 
 /** The HUD's short form: Flint's overhead first, because it is the figure Flint owns. */

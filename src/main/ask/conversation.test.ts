@@ -6,7 +6,7 @@ import { createMemoryLogger } from '../logger';
 import type { EditApplier } from '../edits/edit-applier';
 import { HunkBoard } from '../edits/hunk-board';
 import { decodeFileText, type FileText } from '../fs/file-text';
-import { AnswerSession } from './answer-session';
+import { conversationFor, startTurn } from '../../../test/helpers/conversations';
 
 const text = (content: string): FileText => decodeFileText(new TextEncoder().encode(content), 'test');
 const COMPLETED = { outcome: 'completed', latency: { keypressToWriteMs: 0, requestToFirstDeltaMs: 0, tokensPerSecond: 0, totalMs: 0, outputTokens: 0, model: 'test' } } as const;
@@ -19,22 +19,20 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
 function turns(files: Record<string, string> = { 'src/a.ts': 'one\ntwo\n' }) {
   const opened: Array<{ sink: StreamSink; cancelled: number; open: () => void }> = [];
   const updates: AnswerUpdate[] = [];
-  const session = new AnswerSession({
-    sessionId: 'turns',
+  const session = conversationFor({
+    id: 'turns',
     openBoard: (report) => new HunkBoard({ applier: {} as EditApplier, readText: async (path) => (path in files ? text(files[path]!) : null), report, logger: createMemoryLogger() }),
-    openStream: (_turn, sink) =>
+    openStream: (_prompt, sink) =>
       new Promise((resolve) => {
         const entry = { sink, cancelled: 0, open: () => resolve({ cancel: () => (entry.cancelled += 1), done: new Promise(() => undefined) }) };
         opened.push(entry);
       }),
     emit: (update) => updates.push(update),
-    focus: 'whole-file',
-    depth: 'fast',
   });
   const shown = new Map(Object.entries(files).map(([path, content]) => [path, text(content)]));
-  const start = () => session.start({ instructions: '', input: 'turn' }, shown);
+  const start = (kind: 'question' | 'redirect' = 'question') => startTurn(session, { instructions: '', input: 'turn' }, shown, { kind });
   const statuses = () => updates.flatMap((update) => (update.status ? [update.status] : []));
-  const prose = () => updates.map((update) => update.prose ?? '').join('');
+  const prose = () => updates.flatMap((update) => update.prose ?? []).map((piece) => piece.text).join('');
   const hunkStates = () => {
     const states = new Map<string, HunkState>();
     for (const update of updates) for (const hunk of update.hunks) states.set(hunk.id, hunk.state);
@@ -43,7 +41,7 @@ function turns(files: Record<string, string> = { 'src/a.ts': 'one\ntwo\n' }) {
   return { session, opened, start, statuses, prose, hunkStates, flush: () => session.flush() };
 }
 
-describe('AnswerSession turns', () => {
+describe('Conversation turns', () => {
   it('streams prose and ends complete', async () => {
     const answer = turns();
     const started = answer.start();
@@ -74,8 +72,7 @@ describe('AnswerSession turns', () => {
     const old = answer.opened[0]!.sink;
     old.onDelta('*** Begin Patch\n*** Update File: src/a.ts\n@@\n-one\n');
     // A redirect: the old stream is stopped and a second turn starts.
-    answer.session.stop();
-    const second = answer.start();
+    const second = answer.start('redirect');
     answer.opened[1]!.open();
     await second;
     old.onDelta('+uno\n');
@@ -90,18 +87,16 @@ describe('AnswerSession turns', () => {
     expect(answer.session.isStreaming).toBe(true);
   });
 
-  it('says why when the stream cannot open, and rethrows for the caller', async () => {
-    const failing = new AnswerSession({
-      sessionId: 'failing',
+  it('fails the turn when the stream cannot open, keeping its words and saying why', async () => {
+    const failing = conversationFor({
+      id: 'failing',
       openBoard: (report) => new HunkBoard({ applier: {} as EditApplier, readText: async () => null, report, logger: createMemoryLogger() }),
       openStream: async () => {
         throw new Error('No API key for Test.');
       },
-      emit: () => undefined,
-      focus: 'whole-file',
-      depth: 'fast',
     });
-    await expect(failing.start({ instructions: '', input: 'x' }, new Map())).rejects.toThrow('No API key');
+    const turn = await startTurn(failing, { instructions: '', input: 'x' }, new Map(), { text: 'explain this' });
+    expect(turn).toMatchObject({ status: 'failed', text: 'explain this', message: 'No API key for Test.' });
     expect(failing.isStreaming).toBe(false);
   });
 

@@ -1,0 +1,376 @@
+/**
+ * One conversation: its turns — the user's words, the model's prose, status and name,
+ * when each took effect — the streams they open, and the board its hunks live on
+ * (src/main/edits owns the hunks and the decisions on them). Knows nothing of prompts
+ * or projects: the AnswerService builds each turn's prompt and calls `open`.
+ *
+ * Updates reach the UI through an UpdateBatcher, paced by the renderer's frames.
+ */
+import type { AnswerStatus, AnswerUpdate, AskFocus, ConversationSummary, TurnFailure, TurnKind, TurnView } from '../../shared/ask-types';
+import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
+import type { AnswerDepth } from '../../shared/inference-types';
+import { FlintFailure } from '../../shared/result';
+import { hunkUpdatesOf } from '../edits/board-snapshot';
+import type { HunkBoard, HunkBoardOptions } from '../edits/hunk-board';
+import type { FileText } from '../fs/file-text';
+import type { ConversationMessage, ModelStream, StreamFailure, StreamSink } from '../inference/model-stream';
+import type { Disposable } from '../lifecycle';
+import { conversationTitle, restoredTurns, type ConversationRecord } from './conversation-record';
+import type { BuiltPrompt } from './prompt-builder';
+import { nextTurnStatus, type TurnEvent } from './turn-state';
+import { UpdateBatcher } from './update-batcher';
+
+/** Opens the model stream for one turn (the inference service, in the app). */
+export type OpenStream = (turn: BuiltPrompt & { history?: readonly ConversationMessage[] }, depth: AnswerDepth, sink: StreamSink, keypressEpochMs?: number) => Promise<ModelStream>;
+
+/** The problems (notes about the model's output) a conversation keeps. */
+const MAX_PROBLEMS = 200;
+
+export interface ConversationOptions {
+  id: string;
+  openStream: OpenStream;
+  /** The board the hunks live on (the open project's edits, in the app). */
+  openBoard: (report: HunkBoardOptions['report']) => HunkBoard;
+  emit: (update: AnswerUpdate) => void;
+  /** What the question was about: every turn keeps it. */
+  focus: AskFocus;
+  /** Something about the conversation changed (for the history list and the file it is kept in); `ended`: a turn just ended. */
+  onDidChange: (conversation: Conversation, ended?: TurnView) => void;
+  /** What a failure offers besides Retry (the deep model's name, when it is another model). */
+  failureOptions: (depth: AnswerDepth) => { deepModel: string | null };
+  /** Without an acknowledgement from the renderer, batches go out this often. */
+  ackTimeoutMs?: number;
+}
+
+/** A new turn: the user's words and which model they go to. */
+export interface TurnRequest {
+  kind: TurnKind;
+  text: string;
+  depth: AnswerDepth;
+  model: string;
+  askedAtEpochMs?: number;
+}
+
+export class Conversation implements Disposable {
+  readonly hunks: HunkBoard;
+  private readonly turns: TurnView[] = [];
+  private readonly problems: string[] = [];
+  private readonly askedPaths: string[] = [];
+  private createdAt = Date.now();
+  private updatedAt = this.createdAt;
+  private stream: { turn: number; stream: ModelStream } | null = null;
+  /** The turn the user stopped (a stop can come before the turn's stream has opened). */
+  private stoppedTurn = 0;
+  private readonly batcher: UpdateBatcher;
+  private disposed = false;
+
+  constructor(private readonly options: ConversationOptions) {
+    this.batcher = new UpdateBatcher(options.id, options.emit, options.ackTimeoutMs);
+    this.hunks = options.openBoard((update, urgent) => {
+      this.batcher.hunk(update, urgent);
+      // A decision changes the pending counts the history list shows.
+      if (update.appendLines.length === 0) this.changed();
+    });
+  }
+
+  /** A conversation kept from an earlier run: turns that were under way are over now, its hunks planned again. */
+  static restore(record: ConversationRecord, options: ConversationOptions): Conversation {
+    const conversation = new Conversation(options);
+    conversation.turns.push(...restoredTurns(record.turns));
+    conversation.problems.push(...record.problems);
+    conversation.askedPaths.push(...record.paths);
+    conversation.createdAt = record.createdAtEpochMs;
+    conversation.updatedAt = record.updatedAtEpochMs;
+    conversation.hunks.restore(record.board);
+    return conversation;
+  }
+
+  get id(): string {
+    return this.options.id;
+  }
+
+  get focus(): AskFocus {
+    return this.options.focus;
+  }
+
+  /** The files the first turn was about: later turns ask about the same ones, as they are then. */
+  get paths(): string[] {
+    return [...this.askedPaths];
+  }
+
+  get isStreaming(): boolean {
+    return this.turns.some((turn) => turn.status === 'streaming');
+  }
+
+  get isOver(): boolean {
+    return this.disposed;
+  }
+
+  turn(index: number): TurnView {
+    const turn = this.turns[index - 1];
+    if (!turn) throw new FlintFailure('not-found', `This conversation has no turn ${index}.`);
+    return turn;
+  }
+
+  latest(): TurnView | undefined {
+    return this.turns.at(-1);
+  }
+
+  /** The failed turn whose automatic retry counts down, if any. */
+  waitingToRetry(): TurnView | undefined {
+    return this.turns.find((turn) => turn.failure?.retryAtEpochMs !== undefined);
+  }
+
+  /** The first turn waiting to be sent. */
+  nextQueued(): TurnView | undefined {
+    return this.turns.find((turn) => turn.status === 'queued');
+  }
+
+  /**
+   * Adds a turn. A redirect ends the turn that streams ("redirected", cancelled) and
+   * supersedes the undecided hunks of every earlier turn; a queued turn waits.
+   */
+  addTurn(request: TurnRequest): TurnView {
+    this.requireOpen();
+    const index = this.turns.length + 1;
+    if (request.kind === 'redirect') {
+      for (const turn of this.turns) {
+        if (turn.status !== 'streaming') continue;
+        turn.followedBy = index;
+        this.move(turn, 'redirected');
+      }
+      this.stop();
+      this.hunks.supersedeBefore(index);
+    }
+    const askedAtEpochMs = request.askedAtEpochMs ?? Date.now();
+    const turn: TurnView = { index, kind: request.kind, text: request.text, depth: request.depth, model: request.model, status: request.kind === 'queued' ? 'queued' : 'streaming', prose: '', askedAtEpochMs };
+    this.turns.push(turn);
+    this.report(turn);
+    return turn;
+  }
+
+  /**
+   * Sends a turn: `prompt` is its assembled prompt and `shown` the texts of the files in
+   * it (its hunks anchor against them, so a save made while it writes is merged or
+   * reported). A stream that cannot open fails the turn; its words stay.
+   */
+  async open(turn: TurnView, prompt: BuiltPrompt & { history?: readonly ConversationMessage[] }, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
+    this.requireOpen();
+    if (turn.status === 'queued') this.move(turn, 'send');
+    if (turn.status !== 'streaming') return;
+    this.hunks.noteShown(shown);
+    if (this.askedPaths.length === 0) this.askedPaths.push(...shown.keys());
+    turn.startedAtEpochMs = Date.now();
+    this.report(turn);
+    const parser = this.parserFor(turn);
+    let stream: ModelStream;
+    try {
+      stream = await this.options.openStream(prompt, turn.depth, this.sinkFor(turn, parser), keypressEpochMs);
+    } catch (error) {
+      parser.finish(true);
+      return this.fail(turn, error);
+    }
+    // Stopped, redirected or let go while the stream was still opening: stop it now.
+    if (this.disposed || turn.status !== 'streaming' || this.stoppedTurn === turn.index) return stream.cancel();
+    this.stream = { turn: turn.index, stream };
+  }
+
+  /** A turn failed before or while its stream opened (a file gone, no key…): it keeps its words and offers Retry. */
+  fail(turn: TurnView, error: unknown, failure?: { code: StreamFailure['code'] | 'incomplete' | 'other'; retryAfterSeconds?: number }): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = failure?.code ?? (error instanceof FlintFailure ? error.code : 'other');
+    this.end(turn, 'failed', message, this.failureOf(turn, code, failure?.retryAfterSeconds));
+  }
+
+  /** A queued turn that will not be sent as queued: it stays, with Retry. */
+  notSent(turn: TurnView, why: string): void {
+    this.end(turn, 'not-sent', why, this.failureOf(turn, 'not-sent'));
+  }
+
+  /** Stops the stream at once; complete hunks stay decidable, a streaming one becomes partial. */
+  stop(): void {
+    const streaming = this.turns.find((turn) => turn.status === 'streaming');
+    if (streaming) this.stoppedTurn = streaming.index;
+    this.stream?.stream.cancel();
+  }
+
+  /** The note on the user's decisions that went to the model with this turn. */
+  setNote(turn: TurnView, note: string): void {
+    turn.note = note;
+    this.report(turn);
+  }
+
+  /** Shows (or takes away, with undefined) the countdown to an automatic retry of a failed turn. */
+  setRetryAt(turn: TurnView, atEpochMs: number | undefined): void {
+    if (!turn.failure) return;
+    if (atEpochMs === undefined) delete turn.failure.retryAtEpochMs;
+    else turn.failure.retryAtEpochMs = atEpochMs;
+    this.report(turn);
+  }
+
+  /** Marks a failed turn as retried by `by`. */
+  setFollowedBy(turn: TurnView, by: number): void {
+    turn.followedBy = by;
+    if (turn.failure) delete turn.failure.retryAtEpochMs;
+    this.report(turn);
+  }
+
+  /** The earlier turns as messages, for a follow-up (see conversation-record.ts). */
+  turnsBefore(index: number): readonly TurnView[] {
+    return this.turns.slice(0, index - 1);
+  }
+
+  acknowledge(): void {
+    this.batcher.acknowledge();
+  }
+
+  /** Sends pending changes now (tests, benches). */
+  flush(): void {
+    this.batcher.flush();
+  }
+
+  summary(): ConversationSummary {
+    const latest = this.turns.at(-1);
+    return {
+      sessionId: this.id,
+      title: conversationTitle(this.turns),
+      createdAtEpochMs: this.createdAt,
+      updatedAtEpochMs: this.updatedAt,
+      status: latest?.status ?? 'complete',
+      turns: this.turns.length,
+      ...this.hunks.counts(),
+    };
+  }
+
+  /** What is kept between runs. */
+  record(): ConversationRecord {
+    return {
+      id: this.id,
+      createdAtEpochMs: this.createdAt,
+      updatedAtEpochMs: this.updatedAt,
+      focus: this.focus,
+      paths: this.paths,
+      turns: this.turns.map((turn) => ({ ...turn, ...(turn.failure ? { failure: { ...turn.failure } } : {}) })),
+      problems: [...this.problems],
+      board: this.hunks.snapshot(),
+    };
+  }
+
+  /** Everything, for a renderer that (re)loads the conversation. */
+  fullUpdate(): AnswerUpdate {
+    // What was batched goes out first: the renderer takes updates sent before this answer as part of it.
+    this.batcher.flush();
+    const latest = this.latestSent();
+    return {
+      sessionId: this.id,
+      full: { title: conversationTitle(this.turns) },
+      ...(latest ? { status: answerStatusOf(latest) } : {}),
+      ...(latest?.message !== undefined ? { message: latest.message } : {}),
+      turns: this.turns.map(({ prose: _prose, ...meta }) => ({ ...meta })),
+      prose: this.turns.filter((turn) => turn.prose).map((turn) => ({ turn: turn.index, text: turn.prose })),
+      hunks: hunkUpdatesOf(this.hunks.snapshot()),
+      problems: [...this.problems],
+    };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stream?.stream.cancel();
+    this.hunks.dispose();
+    this.batcher.dispose();
+  }
+
+  private parserFor(turn: TurnView): EditStreamParser {
+    const toBoard = this.hunks.beginTurn(turn.index);
+    return new EditStreamParser(
+      (event) => {
+        if (event.type === 'prose') this.prose(turn, `${event.text}\n`);
+        else if (event.type === 'problem') this.problem(event.message);
+        else toBoard(event);
+      },
+      // A search/replace path line is first of all a file the project has.
+      { isProjectPath: (candidate) => this.hunks.namesProjectFile(candidate) },
+    );
+  }
+
+  private sinkFor(turn: TurnView, parser: EditStreamParser): StreamSink {
+    return {
+      onDelta: (text) => parser.push(text),
+      onEnd: (end) => {
+        parser.finish(end.outcome !== 'completed');
+        if (this.stream?.turn === turn.index) this.stream = null;
+        // A redirected turn's ending says nothing more.
+        if (turn.status !== 'streaming') return;
+        if (end.outcome === 'completed') this.end(turn, 'completed');
+        else if (end.outcome === 'cancelled') this.end(turn, 'cancelled', 'Stopped by you.');
+        else this.fail(turn, end.message ?? 'The answer ended early.', end.failure ?? { code: end.outcome === 'incomplete' ? 'incomplete' : 'other' });
+      },
+    };
+  }
+
+  private end(turn: TurnView, event: TurnEvent, message?: string, failure?: TurnFailure): void {
+    if (nextTurnStatus(turn.status, event) === null) return;
+    if (message !== undefined) turn.message = message;
+    if (failure) turn.failure = failure;
+    turn.endedAtEpochMs = Date.now();
+    this.move(turn, event);
+    this.options.onDidChange(this, turn);
+  }
+
+  private failureOf(turn: TurnView, code: string, retryAfterSeconds?: number): TurnFailure {
+    const needsSettings = code === 'unauthorized' || code === 'no-key' || code === 'model-not-found' || code === 'bad-configuration' || code === 'invalid-provider';
+    const { deepModel } = this.options.failureOptions(turn.depth);
+    const failure: TurnFailure = { code, canRetryDeep: turn.depth === 'fast' && deepModel !== null && code !== 'unauthorized' && code !== 'no-key', needsSettings };
+    // Kept for the service to schedule the automatic retry (and shown as its countdown).
+    if (retryAfterSeconds !== undefined) failure.retryAtEpochMs = Date.now() + retryAfterSeconds * 1000;
+    return failure;
+  }
+
+  private move(turn: TurnView, event: TurnEvent): void {
+    const next = nextTurnStatus(turn.status, event);
+    if (next === null) return;
+    turn.status = next;
+    this.report(turn);
+  }
+
+  private prose(turn: TurnView, text: string): void {
+    turn.prose += text;
+    this.batcher.prose(turn.index, text);
+  }
+
+  private problem(message: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(message);
+    this.batcher.problem(message);
+  }
+
+  /** Tells the renderer a turn's fields, with the conversation's status (its latest sent turn's). */
+  private report(turn: TurnView): void {
+    const { prose: _prose, ...meta } = turn;
+    this.batcher.turn(meta);
+    const latest = this.latestSent();
+    if (latest) this.batcher.status(answerStatusOf(latest), latest.message);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.updatedAt = Date.now();
+    this.options.onDidChange(this);
+  }
+
+  /** The latest turn that was sent (a queued one waits behind it). */
+  private latestSent(): TurnView | undefined {
+    return this.turns.findLast((turn) => turn.status !== 'queued');
+  }
+
+  private requireOpen(): void {
+    if (this.disposed) throw new FlintFailure('not-found', 'That conversation is over (the project was closed or reopened).');
+  }
+}
+
+/** A turn's status as the conversation's (a redirected turn is followed by the one that streams). */
+function answerStatusOf(turn: TurnView): AnswerStatus {
+  if (turn.status === 'queued') return 'streaming';
+  if (turn.status === 'redirected') return 'stopped';
+  return turn.status;
+}

@@ -1,0 +1,77 @@
+/**
+ * Sends one turn of a conversation: reads the files it is about as they are now, tells
+ * the model what the user decided since its last answer (the note), adds the earlier
+ * turns for a follow-up, and opens the stream. Whatever goes wrong after the turn was
+ * added fails the turn — its words stay, with Retry — rather than the request.
+ */
+import type { TurnView } from '../../shared/ask-types';
+import { FlintFailure } from '../../shared/result';
+import type { FileText } from '../fs/file-text';
+import type { OpenProject } from '../workspace/open-project';
+import type { Conversation } from './conversation';
+import { historyMessages } from './conversation-record';
+import type { BuiltPrompt, PromptRequest } from './prompt-builder';
+
+export type PromptFile = { path: string; text: FileText };
+
+/** A question's files and prompt, ready before its conversation exists. */
+export interface PreparedTurn {
+  files: PromptFile[];
+  prompt: BuiltPrompt;
+}
+
+export interface TurnSenderOptions {
+  buildPrompt: (request: PromptRequest) => Promise<BuiltPrompt>;
+  /** Whether `project` is still the open one (preparing awaits reads and the tokenizer). */
+  isOpen: (project: OpenProject) => boolean;
+}
+
+export class TurnSender {
+  constructor(private readonly options: TurnSenderOptions) {}
+
+  /**
+   * Sends `turn`; a first question comes `prepared` (its files read and its prompt built
+   * while the request could still be refused). Never throws: a failure is the turn's.
+   */
+  async send(conversation: Conversation, turn: TurnView, project: OpenProject, keypressEpochMs?: number, prepared?: PreparedTurn): Promise<void> {
+    try {
+      const note = conversation.hunks.decisions.peek();
+      if (note.length > 0) conversation.setNote(turn, note.join('; '));
+      const texts = prepared?.files ?? (await promptFiles(project, conversation.paths));
+      const built = prepared && note.length === 0 ? prepared.prompt : await this.options.buildPrompt({ files: texts, question: questionWithNote(turn.text, note), focus: conversation.focus, depth: turn.depth });
+      if (!this.options.isOpen(project)) throw closedMeanwhile();
+      const history = historyMessages(conversation.turnsBefore(turn.index));
+      await conversation.open(turn, { ...built, history }, new Map(texts.map((file) => [file.path, file.text])), keypressEpochMs);
+      // The model has it: the next turn's note starts afresh (decisions made meanwhile stay).
+      if (turn.status !== 'failed') conversation.hunks.decisions.forget(note);
+    } catch (error) {
+      if (!conversation.isOver) conversation.fail(turn, error);
+    }
+  }
+}
+
+/**
+ * The files' texts as the model will see them: each path checked first (the renderer's
+ * paths are untrusted), then a save still being written waited for (bounded).
+ */
+export async function promptFiles(project: OpenProject, paths: readonly string[]): Promise<PromptFile[]> {
+  const files: PromptFile[] = [];
+  for (const requested of paths) {
+    const { relativePath: path } = await project.files.resolve(requested, 'model');
+    await project.history.settledLines(path).catch(() => undefined);
+    const text = await project.files.readText(path);
+    if (text === null) throw new FlintFailure('not-found', `${path} does not exist (deleted or renamed since it was asked about).`);
+    files.push({ path, text });
+  }
+  return files;
+}
+
+/** The user's words, after what they decided since the model's last answer. */
+export function questionWithNote(text: string, note: readonly string[]): string {
+  if (note.length === 0) return text;
+  return [`Since your last answer (the files below are as they are now): ${note.join('; ')}.`, `Do not propose a rejected hunk again.`, '', text].join('\n');
+}
+
+export function closedMeanwhile(): FlintFailure {
+  return new FlintFailure('no-project', 'The project was closed before the question was sent; nothing was asked.');
+}

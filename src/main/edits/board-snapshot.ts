@@ -1,0 +1,113 @@
+/**
+ * An answer's hunks as they are kept between runs: the files the model named and each
+ * hunk with its lines and state, without the file versions (a restored hunk is planned
+ * again on what its file holds then). Checked field by field when read back: the file
+ * is Flint's own, but it may be damaged or from another version.
+ */
+import { z } from 'zod';
+import { isUndecided } from '../../shared/edits/hunk-state';
+import type { HunkUpdate } from '../../shared/edits/hunk-types';
+import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
+import { newerOverlap } from './superseded-hunks';
+
+const LineSchema = z.object({ kind: z.enum(['context', 'remove', 'add']), text: z.string() }).strict();
+
+const FileSchema = z
+  .object({
+    operation: z.enum(['add', 'update', 'delete']),
+    format: z.enum(['patch', 'search-replace']),
+    path: z.string(),
+    pathNote: z.string().optional(),
+    writtenAs: z.string().optional(),
+    savedByUser: z.boolean().optional(),
+    moveTo: z.string().optional(),
+    movedFrom: z.string().optional(),
+    refusal: z.string().optional(),
+  })
+  .strict();
+
+const HunkSchema = z
+  .object({
+    id: z.string(),
+    turn: z.number().int().positive(),
+    number: z.number().int().positive(),
+    kind: z.enum(['add', 'update', 'delete', 'move']),
+    fileIndex: z.number().int().nonnegative(),
+    state: z.enum(['streaming', 'pending', 'applying', 'accepted', 'rejected', 'partial', 'conflict', 'unmatched', 'refused']),
+    lines: z.array(LineSchema),
+    contextHints: z.array(z.string()),
+    atEndOfFile: z.boolean(),
+    anchorLine: z.number().int().positive().nullable(),
+    message: z.string().optional(),
+    journalEntryId: z.string().optional(),
+    superseded: z.boolean().optional(),
+  })
+  .strict();
+
+export const BoardSnapshotSchema = z
+  .object({ files: z.array(FileSchema), hunks: z.array(HunkSchema) })
+  .strict()
+  .refine((snapshot) => snapshot.hunks.every((hunk) => hunk.fileIndex < snapshot.files.length), 'a hunk names a file the snapshot does not have')
+  .refine((snapshot) => new Set(snapshot.hunks.map((hunk) => hunk.id)).size === snapshot.hunks.length, 'two hunks share an id');
+
+export type BoardSnapshot = z.infer<typeof BoardSnapshotSchema>;
+
+/** The board's files and hunks, as plain data. */
+export function snapshotOf(files: readonly FileRecord[], order: readonly HunkRecord[]): BoardSnapshot {
+  return {
+    files: files.map((file) => ({ ...file })),
+    hunks: order.map((hunk) => ({
+      id: hunk.id,
+      turn: hunk.turn,
+      number: hunk.number,
+      kind: hunk.kind,
+      fileIndex: hunk.fileIndex,
+      state: hunk.state,
+      lines: hunk.lines,
+      contextHints: hunk.contextHints,
+      atEndOfFile: hunk.atEndOfFile,
+      anchorLine: hunk.anchorLine,
+      ...(hunk.message !== undefined ? { message: hunk.message } : {}),
+      ...(hunk.journalEntryId !== undefined ? { journalEntryId: hunk.journalEntryId } : {}),
+      ...(hunk.superseded ? { superseded: true } : {}),
+    })),
+  };
+}
+
+/**
+ * The records a snapshot restores, and the hunks to settle again on today's files.
+ *
+ * - Undecided complete hunks are settled again (their file may have changed, moved or
+ *   gone while Flint was not running): back to 'streaming', complete.
+ * - A hunk that was still streaming is partial: its stream is gone.
+ * - A hunk that was being written may or may not have landed: it becomes a conflict (only
+ *   rejectable), so it is never written twice. The undo journal has what did land.
+ */
+export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[]; hunks: HunkRecord[]; toSettle: HunkRecord[] } {
+  const files: FileRecord[] = snapshot.files.map((file) => ({ ...file }));
+  const hunks: HunkRecord[] = [];
+  const toSettle: HunkRecord[] = [];
+  for (const saved of snapshot.hunks) {
+    const hunk: HunkRecord = { ...saved, lines: [...saved.lines], contextHints: [...saved.contextHints], complete: true, base: null };
+    if (saved.state === 'pending' || saved.state === 'conflict' || saved.state === 'unmatched') {
+      hunk.state = 'streaming';
+      toSettle.push(hunk);
+    } else if (saved.state === 'streaming') {
+      Object.assign(hunk, { state: 'partial', complete: false, message: 'Flint stopped before this hunk was complete; it can only be discarded.' });
+    } else if (saved.state === 'applying') {
+      Object.assign(hunk, { state: 'conflict', message: 'Flint stopped while writing this hunk: check the file, then reject it (Undo has what was written).' });
+    }
+    hunks.push(hunk);
+  }
+  return { files, hunks, toSettle };
+}
+
+/** Every hunk with all its lines, as one update would carry it (a renderer loading the whole answer). */
+export function hunkUpdatesOf(snapshot: BoardSnapshot): HunkUpdate[] {
+  const records = snapshot.hunks.map((hunk) => ({ ...hunk, complete: true, base: null }) satisfies HunkRecord);
+  const pathOf = (hunk: HunkRecord): string => snapshot.files[hunk.fileIndex]!.path;
+  return records.map((hunk) => {
+    const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, records, pathOf) : undefined;
+    return hunkUpdateOf(hunk, snapshot.files[hunk.fileIndex]!, hunk.lines, overlap);
+  });
+}

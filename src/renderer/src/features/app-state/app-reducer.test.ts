@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ServeConnection } from '../../lib/serve-connection';
+import { initialViewState, viewReducer, type ViewAction, type ViewState } from './app-reducer';
+
+const reduce = (state: ViewState, ...actions: ViewAction[]): ViewState => actions.reduce(viewReducer, state);
+const serve = (connection: ServeConnection | null): ViewAction => ({ type: 'serveConnection', connection });
+const notice = (message: string): ViewAction => ({ type: 'notice', level: 'error', message });
+const reconnecting: ServeConnection = { state: 'reconnecting', message: 'Lost the connection to Flint; reconnecting…' };
+const ended: ServeConnection = { state: 'ended', reason: 'restarted', message: 'This Flint session ended.' };
+const messages = (state: ViewState): string[] => state.notices.map((shown) => shown.message);
+
+describe('the view reducer', () => {
+  it('stacks ordinary notices, newest last, and keeps the newest four', () => {
+    const state = reduce(initialViewState, ...['1', '2', '3', '4', '5'].map(notice));
+    expect(messages(state)).toEqual(['2', '3', '4', '5']);
+  });
+
+  it('does not stack a notice that says what one on screen already says', () => {
+    const state = reduce(initialViewState, notice('Disk full.'), notice('Other.'), notice('Disk full.'));
+    expect(messages(state)).toEqual(['Disk full.', 'Other.']);
+  });
+
+  it('shows one notice for a lost serve connection however often it is reported', () => {
+    const state = reduce(initialViewState, serve(reconnecting), serve(reconnecting), serve({ ...reconnecting }), serve(reconnecting));
+    expect(state.notices).toEqual([{ id: expect.any(Number), level: 'warning', message: reconnecting.message, topic: 'serve-connection' }]);
+  });
+
+  it('replaces that notice in place when the connection state changes, as an error once the user must act', () => {
+    const before = reduce(initialViewState, notice('older'), serve(reconnecting), notice('newer'));
+    const after = reduce(before, serve(ended));
+    expect(messages(after)).toEqual(['older', ended.message, 'newer']);
+    expect(after.notices[1]).toMatchObject({ id: before.notices[1]!.id, level: 'error' });
+  });
+
+  it('folds a request failure that gave the same reason first into the connection notice', () => {
+    const state = reduce(initialViewState, notice(ended.message), serve(ended), notice(ended.message));
+    expect(state.notices).toEqual([expect.objectContaining({ message: ended.message, topic: 'serve-connection' })]);
+  });
+
+  it('removes that notice when the connection is back, and leaves the others', () => {
+    const state = reduce(initialViewState, notice('unrelated'), serve(reconnecting), serve({ state: 'connected' }));
+    expect(messages(state)).toEqual(['unrelated']);
+  });
+
+  it('shows nothing while the first connection is on its way, or in Electron (no serve connection)', () => {
+    expect(reduce(initialViewState, serve({ state: 'connecting' })).notices).toEqual([]);
+    expect(reduce(initialViewState, serve(null)).notices).toEqual([]);
+    expect(reduce(initialViewState, serve(reconnecting), serve(null)).notices).toEqual([]);
+  });
+
+  it('never lets newer notices push the connection notice out, while still capping the rest', () => {
+    const state = reduce(initialViewState, serve(ended), ...['1', '2', '3', '4', '5'].map(notice));
+    expect(messages(state)).toEqual([ended.message, '3', '4', '5']);
+  });
+
+  it('leaves a dismissed connection notice away until the state changes', () => {
+    const shown = reduce(initialViewState, serve(reconnecting));
+    const dismissed = reduce(shown, { type: 'dismissNotice', id: shown.notices[0]!.id });
+    expect(reduce(dismissed, serve(reconnecting)).notices).toEqual([]);
+    expect(messages(reduce(dismissed, serve(ended)))).toEqual([ended.message]);
+  });
+});

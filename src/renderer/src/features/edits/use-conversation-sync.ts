@@ -1,0 +1,137 @@
+/**
+ * Keeps the renderer's conversation in step with main's: follows `ask:update` for the
+ * conversation on screen, the history list (`ask:conversations`), and on every load and
+ * reconnect asks main for the list and the whole conversation it shows — so a reload or
+ * a restart loses nothing, and a conversation can be shown again from the history.
+ *
+ * Main sends what it had batched before it answers with a whole conversation, and the
+ * wire keeps order: updates for a conversation being loaded are already in the load.
+ */
+import { useCallback, useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import type { AnswerUpdate, ConversationSummary } from '../../../../shared/ask-types';
+import { flint } from '../../lib/flint';
+import { markPainted } from '../../lib/paint-marks';
+import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
+import { applyAnswerUpdate, type AnswerView } from './answer-view';
+import type { HunkLineStore } from './hunk-line-store';
+
+/** The mutable side of the conversation on screen, shared by the subscription and the requests. */
+export interface AnswerRefs {
+  store: HunkLineStore;
+  /** The conversation on screen: updates for any other are not applied. */
+  sessionId: RefObject<string | null>;
+  /** When the user asked (epoch ms), to mark "ask → final diff painted". */
+  askedAt: RefObject<number | null>;
+  /** The conversation whose whole state was asked for and has not arrived. */
+  loading: RefObject<string | null>;
+  /** While a new question is asked: updates of conversations not on screen, kept for the one it starts. */
+  early: RefObject<AnswerUpdate[] | null>;
+}
+
+/** The tab's choice of conversation survives a reload (per tab, like the serve token). */
+const SHOWN_KEY = 'flint.shown-conversation';
+
+export function useConversationSync(
+  refs: AnswerRefs,
+  setView: Dispatch<SetStateAction<AnswerView | null>>,
+  setConversations: (list: ConversationSummary[]) => void,
+  onError: (message: string) => void,
+) {
+  const { store, sessionId, askedAt, loading, early } = refs;
+
+  /** Shows a conversation of the history: its whole state from main. */
+  const show = useCallback(async (id: string): Promise<void> => {
+    loading.current = id;
+    sessionId.current = id;
+    remember(id);
+    const result = await flint.getConversation({ sessionId: id });
+    if (loading.current !== id) return;
+    loading.current = null;
+    if (!result.ok) {
+      sessionId.current = null;
+      setView(null);
+      return onError(result.error.message);
+    }
+    store.clear();
+    for (const hunk of result.value.hunks) store.append(hunk.id, hunk.appendLines);
+    setView(applyAnswerUpdate(null, result.value));
+  }, []);
+
+  useEffect(() => {
+    const load = async (): Promise<void> => {
+      const result = await flint.listConversations({});
+      if (!result.ok) return;
+      setConversations(result.value);
+      const ids = result.value.map((summary) => summary.sessionId);
+      const wanted = [sessionId.current, recalled()].find((id) => id !== null && ids.includes(id)) ?? ids[0];
+      if (wanted !== undefined) void show(wanted);
+      else forget();
+    };
+    const forget = (): void => {
+      sessionId.current = null;
+      setView(null);
+    };
+    const subscriptions = [
+      flint.on('ask:update', (update) => {
+        // Ready for the next batch once this one is on screen (main's UpdateBatcher waits for it).
+        requestAnimationFrame(() => void flint.acknowledgeAnswer({ sessionId: update.sessionId }));
+        if (update.sessionId !== sessionId.current) return void early.current?.push(update);
+        if (loading.current === update.sessionId) return;
+        applyLines(store, update);
+        if (update.status === 'complete' && askedAt.current !== null) {
+          markPainted('flint:edit-painted', askedAt.current);
+          askedAt.current = null;
+        }
+        setView((current) => applyAnswerUpdate(current, update));
+      }),
+      flint.on('ask:conversations', (list) => {
+        setConversations(list);
+        const ids = list.map((summary) => summary.sessionId);
+        // The history came back (a restart) or went with its project.
+        if (sessionId.current === null && ids.length > 0) void show(ids[0]!);
+        else if (sessionId.current !== null && loading.current === null && !ids.includes(sessionId.current) && !isJustAsked(askedAt)) forget();
+      }),
+    ];
+    const onReconnected = (): void => void load();
+    window.addEventListener(RECONNECTED_EVENT, onReconnected);
+    void load();
+    return () => {
+      for (const unsubscribe of subscriptions) unsubscribe();
+      window.removeEventListener(RECONNECTED_EVENT, onReconnected);
+    };
+  }, [show]);
+
+  return { show };
+}
+
+/** Appends a batch's lines, marking when each hunk's first lines reach the renderer. */
+export function applyLines(store: HunkLineStore, update: AnswerUpdate): void {
+  const now = performance.timeOrigin + performance.now();
+  for (const hunk of update.hunks) {
+    if (hunk.firstLineAtEpochMs !== undefined && store.linesOf(hunk.id).length === 0 && hunk.appendLines.length > 0) {
+      performance.mark('flint:hunk-received', { detail: { latencyMs: now - hunk.firstLineAtEpochMs } });
+    }
+    store.append(hunk.id, hunk.appendLines);
+  }
+}
+
+/** A question sent a moment ago may not be in a list main sent just before it. */
+function isJustAsked(askedAt: RefObject<number | null>): boolean {
+  return askedAt.current !== null && performance.timeOrigin + performance.now() - askedAt.current < 2_000;
+}
+
+function remember(id: string): void {
+  try {
+    sessionStorage.setItem(SHOWN_KEY, id);
+  } catch {
+    // Storage disabled: a reload shows the newest conversation instead.
+  }
+}
+
+function recalled(): string | null {
+  try {
+    return sessionStorage.getItem(SHOWN_KEY);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * End to end in Chromium (serve shell, simulator): conversations the user can trust.
+ * A redirect replaces the abandoned change (Accept all writes only the replacement),
+ * turns are shown as such, nothing undecided is dropped by a new question, a reload or a
+ * restart, the model is told what the user decided, messages are queued or redirect,
+ * and a failed turn keeps its words with Retry (a 429 retries by itself).
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
+import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { SimScriptSchema } from '../sim/sim-script';
+import { startSimulator, type Simulator } from '../sim/simulator';
+
+const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
+const INVOICES = ['export function total(invoices) {', '  let sum = 0;', '  for (const invoice of invoices) {', '    sum += invoice.amount;', '  }', '  return sum;', '}', ''].join('\n');
+/** The first answer: a hunk, then a long tail of prose, so it still streams when the user redirects. */
+const SKIP = `Skipping cancelled invoices.
+*** Begin Patch
+*** Update File: src/invoices.ts
+@@ for (const invoice of invoices) {
+-    sum += invoice.amount;
++    if (invoice.status !== 'cancelled') sum += invoice.amount;
+*** End Patch
+${Array.from({ length: 40 }, (_, index) => `Note ${index + 1}: cancelled invoices are those the customer withdrew.`).join('\n')}
+`;
+const REDUCE = `Using reduce instead.
+*** Begin Patch
+*** Update File: src/invoices.ts
+@@
+-  let sum = 0;
+-  for (const invoice of invoices) {
+-    sum += invoice.amount;
+-  }
+-  return sum;
++  return invoices.reduce((sum, invoice) => sum + invoice.amount, 0);
+*** End Patch
+`;
+const AFTER_REDUCE = ['export function total(invoices) {', '  return invoices.reduce((sum, invoice) => sum + invoice.amount, 0);', '}', ''].join('\n');
+const TWO = `Two small changes.
+*** Begin Patch
+*** Update File: src/invoices.ts
+@@
+-  let sum = 0;
++  let sum = 0; // running total
+@@
+-  return sum;
++  return Math.round(sum);
+*** End Patch
+`;
+
+describe('conversations in Chromium (serve shell, simulator)', () => {
+  let workspace: string;
+  let project: string;
+  let config: string;
+  let sim: Simulator;
+  let serve: ServeProcess;
+  let browser: BrowserContext;
+  let page: Page;
+
+  const file = () => join(project, 'src', 'invoices.ts');
+  const onDisk = () => readFile(file(), 'utf8').catch(() => '(being swapped)');
+  const turn = (index: number) => page.locator(`.edit-session section[data-turn="${index}"]`);
+  const hunkState = (hunkId: string) => page.locator(`[data-hunk-id="${hunkId}"]`).getByLabel('Hunk state').innerText().catch(() => '');
+  const status = () => page.getByLabel('Edit status').innerText().catch(() => '');
+  const requestsIncluding = (text: string) => sim.requests.filter((request) => JSON.stringify(request.body).includes(text));
+  const shot = async (name: string) => {
+    await mkdir(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, `${name}.png`) });
+  };
+  const startServe = async () => {
+    serve = await startServeProcess([project], simulatorServeEnv(config, sim.baseUrl, 'sk-e2e'));
+    ({ browser, page } = await openFlintPage(serve.url));
+    const tree = page.getByRole('tree', { name: 'Files' });
+    await tree.getByRole('treeitem', { name: 'src', exact: true }).click();
+    await tree.getByRole('treeitem', { name: 'invoices.ts', exact: true }).click();
+    await eventually(() => page.getByLabel('Current file').innerText(), (text) => text === 'src/invoices.ts', 'the current file');
+  };
+
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-conversations-'));
+    project = join(workspace, 'project');
+    config = join(workspace, 'config');
+    await mkdir(join(project, 'src'), { recursive: true });
+    await writeFile(file(), INVOICES);
+    sim = await startSimulator({
+      ttftMs: 20,
+      tokensPerSecond: 400,
+      chunkTokens: 2,
+      apiKey: 'sk-e2e',
+      script: SimScriptSchema.parse({
+        rules: [
+          // Follow-ups carry the earlier turns, so the newest words are matched first.
+          { match: { inputIncludes: 'follow up please' }, answer: { text: 'Noted: I will not propose that again.\n' } },
+          { match: { inputIncludes: 'and add a comment' }, answer: { text: 'Queued answer: comment added in spirit.\n' } },
+          { match: { inputIncludes: 'use reduce instead' }, answer: { text: REDUCE } },
+          { match: { inputIncludes: 'skip cancelled invoices' }, answer: { text: SKIP }, tokensPerSecond: 150 },
+          { match: { inputIncludes: 'two changes please' }, answer: { text: TWO } },
+        ],
+      }),
+    });
+    await startServe();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    await sim?.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('redirect replaces: the abandoned hunk is superseded, and Accept all writes only the replacement', async () => {
+    await askFlint(page, 'skip cancelled invoices');
+    await eventually(() => hunkState('1.0'), (state) => state === 'Ready', 'the first answer’s hunk', 20_000);
+    expect(await status()).toBe('Streaming…');
+    // Typed while it streams: Enter redirects.
+    await askFlint(page, 'No, use reduce instead');
+    await eventually(() => hunkState('2.0'), (state) => state === 'Ready', 'the replacement hunk', 20_000);
+    await eventually(status, (text) => text === 'Answer complete', 'the redirect’s answer');
+    // Turns, visible: the user's words, the model, each turn's own prose, how the first ended.
+    expect(await turn(1).locator('.turn-words').innerText()).toBe('skip cancelled invoices');
+    expect(await turn(2).locator('.turn-kind').innerText()).toBe('You redirected');
+    expect(await turn(2).locator('.turn-words').innerText()).toBe('No, use reduce instead');
+    expect(await turn(2).locator('.turn-model').innerText()).toBe('gpt-5.3-codex-spark');
+    expect(await turn(1).locator('.edit-prose').innerText()).toContain('Skipping cancelled invoices.');
+    expect(await turn(1).locator('.edit-prose').innerText()).not.toContain('Using reduce');
+    expect(await turn(2).locator('.edit-prose').innerText()).toContain('Using reduce instead.');
+    expect(await turn(1).locator('.turn-status').innerText()).toMatch(/^Redirected at .* replaced by turn 2/);
+    // The abandoned hunk is collapsed under its turn, out of Accept all.
+    expect(await turn(1).locator('details.superseded-hunks summary').innerText()).toContain('1 hunk superseded by your redirect');
+    expect(await page.getByRole('button', { name: 'Accept all' }).innerText()).toBe('Accept all (1)');
+    await page.getByRole('button', { name: 'Accept all' }).click();
+    await eventually(() => hunkState('2.0'), (state) => state === 'Accepted', 'the replacement accepted');
+    expect(await onDisk()).toBe(AFTER_REDUCE);
+    expect(await hunkState('1.0')).toBe('Ready');
+    // Still acceptable on its own, with the warning first; the A key leaves it alone.
+    await turn(1).locator('details.superseded-hunks summary').click();
+    const superseded = page.locator('[data-hunk-id="1.0"]');
+    expect(await superseded.locator('.hunk-warning').innerText()).toContain('Hunk 2 (from the redirect) was accepted and changed the same lines');
+    expect(await superseded.getByRole('button', { name: 'Accept anyway' }).isEnabled()).toBe(true);
+    await superseded.focus();
+    await page.keyboard.press('a');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await hunkState('1.0')).toBe('Ready');
+    expect(await onDisk()).toBe(AFTER_REDUCE);
+    await shot('conversation-redirect');
+  });
+
+  it('keeps undecided hunks when a new question starts, and shows the earlier conversation again from the history', async () => {
+    await writeFile(file(), INVOICES);
+    await askFlint(page, 'two changes please', { fresh: true });
+    await eventually(() => Promise.all([hunkState('1.0'), hunkState('1.1')]), (states) => states.every((state) => state === 'Ready'), 'two ready hunks', 20_000);
+    const earlier = await page.locator('.edit-session').getAttribute('data-session');
+    await askFlint(page, 'explain the file', { fresh: true });
+    await eventually(() => page.locator('.edit-session').getAttribute('data-session'), (id) => id !== earlier, 'the new conversation');
+    await eventually(() => page.locator('.history > summary').innerText(), (text) => text.includes('2 undecided in earlier conversations'), 'the pending count');
+    await page.locator('.history > summary').click();
+    await page.locator('.history-entry', { hasText: 'two changes please' }).click();
+    await eventually(() => page.locator('.edit-session').getAttribute('data-session'), (id) => id === earlier, 'the earlier conversation on screen');
+    expect([await hunkState('1.0'), await hunkState('1.1')]).toEqual(['Ready', 'Ready']);
+  });
+
+  it('keeps the conversation and its hunk states across a reload', async () => {
+    const shown = await page.locator('.edit-session').getAttribute('data-session');
+    await page.reload();
+    await eventually(() => page.locator('.edit-session').getAttribute('data-session').catch(() => null), (id) => id === shown, 'the same conversation after the reload');
+    await eventually(() => Promise.all([hunkState('1.0'), hunkState('1.1')]), (states) => states.every((state) => state === 'Ready'), 'its hunks, still ready');
+    expect(await turn(1).locator('.turn-words').innerText()).toBe('two changes please');
+  });
+
+  it('tells the model what the user decided: a rejected hunk and their edit under a pending one ride on the follow-up', async () => {
+    await page.locator('[data-hunk-id="1.1"]').getByRole('button', { name: 'Reject' }).click();
+    await eventually(() => hunkState('1.1'), (state) => state === 'Rejected', 'the rejection');
+    // The user edits the lines under the pending hunk in their editor.
+    await writeFile(file(), INVOICES.replace('let sum = 0;', 'let sum = 0.0;'));
+    await eventually(() => hunkState('1.0'), (state) => state === 'Conflict', 'their edit under the hunk');
+    // A new opening starts a new conversation; Alt+N makes it a follow-up of the one on screen.
+    await page.keyboard.press('Control+Shift+Space');
+    const input = page.getByRole('dialog', { name: 'Ask Flint' }).getByRole('textbox', { name: 'Ask Flint' });
+    await input.press('Alt+n');
+    expect(await page.getByLabel('Ask mode').innerText()).toContain('Follows up “two changes please”');
+    await input.fill('follow up please');
+    await input.press('Enter');
+    await eventually(() => turn(2).locator('.edit-prose').innerText().catch(() => ''), (text) => text.includes('Noted'), 'the follow-up’s answer', 20_000);
+    const sent = JSON.stringify(requestsIncluding('follow up please').at(-1)!.body);
+    expect(sent).toContain('hunk 2 in src/invoices.ts rejected');
+    expect(sent).toContain('line 2 of src/invoices.ts changed by the user since your answer (under hunk 1)');
+    // The earlier turn rides along as messages; the file is what is on disk now.
+    expect(sent).toContain('two changes please');
+    expect(sent).toContain('let sum = 0.0;');
+    expect(await turn(2).locator('.turn-note').innerText()).toContain('hunk 2 in src/invoices.ts rejected');
+    await page.getByRole('button', { name: 'Close the ask bar' }).click();
+  });
+
+  it('keeps conversations across a restart of Flint: the history and the hunks’ states come back', async () => {
+    await writeFile(file(), INVOICES);
+    const shown = await page.locator('.edit-session').getAttribute('data-session');
+    await browser.close();
+    await serve.stop();
+    await startServe();
+    await eventually(() => page.locator('.history > summary').innerText().catch(() => ''), (text) => text.startsWith('History (3)'), 'the history after the restart');
+    await page.locator('.history > summary').click();
+    await page.locator('.history-entry', { hasText: 'two changes please' }).click();
+    await eventually(() => page.locator('.edit-session').getAttribute('data-session'), (id) => id === shown, 'the conversation after the restart');
+    // Planned again on the file as it is now (the user put the line back): ready again; the rejection stays.
+    await eventually(() => Promise.all([hunkState('1.0'), hunkState('1.1')]), (states) => states[0] === 'Ready' && states[1] === 'Rejected', 'the hunks’ states');
+    await page.locator('[data-hunk-id="1.0"]').getByRole('button', { name: 'Accept' }).click();
+    await eventually(onDisk, (text) => text === INVOICES.replace('let sum = 0;', 'let sum = 0; // running total'), 'the accepted hunk on disk');
+  });
+
+  it('queues a message typed with Tab while the answer streams, and sends it when the answer ends', async () => {
+    await askFlint(page, 'skip cancelled invoices', { fresh: true });
+    await eventually(() => hunkState('1.0'), (state) => state === 'Ready', 'the streaming answer', 20_000);
+    const input = page.getByRole('dialog', { name: 'Ask Flint' }).getByRole('textbox', { name: 'Ask Flint' });
+    await input.fill('and add a comment');
+    await input.press('Tab');
+    await eventually(() => turn(2).locator('.turn-status').innerText().catch(() => ''), (text) => text.startsWith('Queued at'), 'the queued turn');
+    expect(await turn(1).locator('.turn-status').count()).toBe(1);
+    await eventually(() => turn(2).locator('.edit-prose').innerText().catch(() => ''), (text) => text.includes('Queued answer'), 'the queued answer', 20_000);
+    expect(await turn(2).locator('.turn-status').innerText()).toMatch(/^Queued at .*, sent at .* when the answer above ended/);
+    // Nothing was superseded: the first answer's hunk is still in Accept all.
+    expect(await page.locator('details.superseded-hunks').count()).toBe(0);
+    expect(await hunkState('1.0')).toBe('Ready');
+    await page.getByRole('button', { name: 'Close the ask bar' }).click();
+  });
+
+  it('keeps the question of a failed turn with Retry, and Open Settings for a refused key', async () => {
+    sim.injectFault('server-error');
+    await askFlint(page, 'explain the file', { fresh: true });
+    await eventually(() => turn(1).locator('.turn-failure').innerText().catch(() => ''), (text) => text.includes('The provider had an error (500)'), 'the failure');
+    expect(await turn(1).locator('.turn-words').innerText()).toBe('explain the file');
+    await turn(1).getByRole('button', { name: 'Retry', exact: true }).click();
+    await eventually(status, (text) => text === 'Answer complete', 'the retry to answer', 20_000);
+    expect(await turn(2).locator('.turn-kind').innerText()).toBe('Retry');
+    expect(await turn(1).locator('.turn-status').innerText()).toBe('Retried as turn 2.');
+    await page.getByRole('button', { name: 'Close the ask bar' }).click();
+    sim.injectFault('unauthorized');
+    await askFlint(page, 'explain the file again', { fresh: true });
+    await eventually(() => page.getByRole('button', { name: 'Open Settings' }).count(), (count) => count > 0, 'the way to Settings', 20_000);
+    await page.getByRole('button', { name: 'Close the ask bar' }).click();
+    await page.getByRole('button', { name: 'Open Settings' }).click();
+    expect(await page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+  });
+
+  it('retries a 429 by itself after retry-after, counting down', async () => {
+    sim.injectFault('rate-limited');
+    await askFlint(page, 'explain it once more', { fresh: true });
+    await eventually(() => turn(1).locator('.turn-countdown').innerText().catch(() => ''), (text) => /^Retrying in \d s…$/.test(text), 'the countdown');
+    await shot('conversation-rate-limited');
+    await eventually(() => turn(2).locator('.turn-kind').innerText().catch(() => ''), (text) => text === 'Retry', 'the automatic retry', 10_000);
+    await eventually(status, (text) => text === 'Answer complete', 'the retried answer', 20_000);
+    expect(await turn(1).locator('.turn-words').innerText()).toBe('explain it once more');
+  });
+});
