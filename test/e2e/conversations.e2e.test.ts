@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
 import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { SimScriptSchema } from '../sim/sim-script';
@@ -64,16 +64,25 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
   const file = () => join(project, 'src', 'invoices.ts');
   const onDisk = () => readFile(file(), 'utf8').catch(() => '(being swapped)');
   const turn = (index: number) => page.locator(`.edit-session section[data-turn="${index}"]`);
-  const hunkState = (hunkId: string) => page.locator(`[data-hunk-id="${hunkId}"]`).getByLabel('Hunk state').innerText().catch(() => '');
+  // textContent: a superseded card sits in a collapsed <details>, where innerText is empty.
+  const hunkState = async (hunkId: string) => ((await page.locator(`[data-hunk-id="${hunkId}"]`).getByLabel('Hunk state').textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
   const status = () => page.getByLabel('Edit status').innerText().catch(() => '');
   const requestsIncluding = (text: string) => sim.requests.filter((request) => JSON.stringify(request.body).includes(text));
   const shot = async (name: string) => {
     await mkdir(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, `${name}.png`) });
   };
+  /** Asks in a new conversation, and waits until it replaced the one on screen (a card of the old one must not be read as the new one's). */
+  const askNew = async (text: string) => {
+    const shown = await page.locator('.edit-session').getAttribute('data-session', { timeout: 200 }).catch(() => null);
+    await askFlint(page, text, { fresh: true });
+    await eventually(() => page.locator('.edit-session').getAttribute('data-session').catch(() => null), (id) => id !== null && id !== shown, 'the new conversation on screen');
+  };
   const startServe = async () => {
     serve = await startServeProcess([project], simulatorServeEnv(config, sim.baseUrl, 'sk-e2e'));
     ({ browser, page } = await openFlintPage(serve.url));
+    // A read of something not (yet) on screen fails fast, and `eventually` asks again.
+    page.setDefaultTimeout(2_000);
     const tree = page.getByRole('tree', { name: 'Files' });
     await tree.getByRole('treeitem', { name: 'src', exact: true }).click();
     await tree.getByRole('treeitem', { name: 'invoices.ts', exact: true }).click();
@@ -99,10 +108,19 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
           { match: { inputIncludes: 'use reduce instead' }, answer: { text: REDUCE } },
           { match: { inputIncludes: 'skip cancelled invoices' }, answer: { text: SKIP }, tokensPerSecond: 150 },
           { match: { inputIncludes: 'two changes please' }, answer: { text: TWO } },
+          // Each fails once: the retry, with the same words, gets an answer.
+          { match: { inputIncludes: 'fail with a 500' }, fault: 'server-error', times: 1 },
+          { match: { inputIncludes: 'refuse my key' }, fault: 'unauthorized', times: 1 },
+          { match: { inputIncludes: 'rate limit me' }, fault: 'rate-limited', times: 1 },
         ],
       }),
     });
     await startServe();
+  });
+
+  // What the page showed when a step failed: the first thing to look at.
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await shot(`conversation-failed-${context.task.name.slice(0, 24).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
 
   afterAll(async () => {
@@ -113,7 +131,7 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
   });
 
   it('redirect replaces: the abandoned hunk is superseded, and Accept all writes only the replacement', async () => {
-    await askFlint(page, 'skip cancelled invoices');
+    await askNew('skip cancelled invoices');
     await eventually(() => hunkState('1.0'), (state) => state === 'Ready', 'the first answer’s hunk', 20_000);
     expect(await status()).toBe('Streaming…');
     // Typed while it streams: Enter redirects.
@@ -129,35 +147,40 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     expect(await turn(1).locator('.edit-prose').innerText()).not.toContain('Using reduce');
     expect(await turn(2).locator('.edit-prose').innerText()).toContain('Using reduce instead.');
     expect(await turn(1).locator('.turn-status').innerText()).toMatch(/^Redirected at .* replaced by turn 2/);
-    // The abandoned hunk is collapsed under its turn, out of Accept all.
+    // The abandoned hunk is collapsed under its turn, out of Accept all and the A key, with its warning.
     expect(await turn(1).locator('details.superseded-hunks summary').innerText()).toContain('1 hunk superseded by your redirect');
-    expect(await page.getByRole('button', { name: 'Accept all' }).innerText()).toBe('Accept all (1)');
-    await page.getByRole('button', { name: 'Accept all' }).click();
-    await eventually(() => hunkState('2.0'), (state) => state === 'Accepted', 'the replacement accepted');
-    expect(await onDisk()).toBe(AFTER_REDUCE);
-    expect(await hunkState('1.0')).toBe('Ready');
-    // Still acceptable on its own, with the warning first; the A key leaves it alone.
     await turn(1).locator('details.superseded-hunks summary').click();
     const superseded = page.locator('[data-hunk-id="1.0"]');
-    expect(await superseded.locator('.hunk-warning').innerText()).toContain('Hunk 2 (from the redirect) was accepted and changed the same lines');
-    expect(await superseded.getByRole('button', { name: 'Accept anyway' }).isEnabled()).toBe(true);
+    expect(await superseded.locator('.hunk-warning').innerText()).toContain('Hunk 2 (from the redirect) changes the same lines');
     await superseded.focus();
     await page.keyboard.press('a');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await hunkState('1.0')).toBe('Ready');
-    expect(await onDisk()).toBe(AFTER_REDUCE);
+    expect(await onDisk()).toBe(INVOICES);
     await shot('conversation-redirect');
+    expect(await page.getByRole('button', { name: 'Accept all' }).innerText()).toBe('Accept all (1)');
+    await page.getByRole('button', { name: 'Accept all' }).click();
+    await eventually(() => hunkState('2.0'), (state) => state === 'Accepted', 'the replacement accepted');
+    expect(await onDisk()).toBe(AFTER_REDUCE);
+    // Still acceptable on its own: its lines are gone, and it says so about Flint's write, not the user's text.
+    await eventually(() => superseded.locator('.hunk-warning').innerText(), (text) => text.includes('was accepted and changed the same lines'), 'the warning after the write');
+    await superseded.getByRole('button', { name: 'Accept anyway' }).click();
+    await eventually(() => hunkState('1.0'), (state) => state === 'Conflict', 'the superseded hunk, no longer applicable');
+    expect(await superseded.locator('.hunk-message').innerText()).toContain('Flint already wrote another change to these lines');
+    expect(await onDisk()).toBe(AFTER_REDUCE);
   });
 
   it('keeps undecided hunks when a new question starts, and shows the earlier conversation again from the history', async () => {
     await writeFile(file(), INVOICES);
-    await askFlint(page, 'two changes please', { fresh: true });
+    await askNew('two changes please');
     await eventually(() => Promise.all([hunkState('1.0'), hunkState('1.1')]), (states) => states.every((state) => state === 'Ready'), 'two ready hunks', 20_000);
     const earlier = await page.locator('.edit-session').getAttribute('data-session');
-    await askFlint(page, 'explain the file', { fresh: true });
+    await askNew('explain the file');
     await eventually(() => page.locator('.edit-session').getAttribute('data-session'), (id) => id !== earlier, 'the new conversation');
-    await eventually(() => page.locator('.history > summary').innerText(), (text) => text.includes('2 undecided in earlier conversations'), 'the pending count');
+    await eventually(() => page.locator('.history > summary').innerText(), (text) => text.includes('3 undecided in earlier conversations'), 'the pending count');
     await page.locator('.history > summary').click();
+    expect(await page.locator('.history-entry', { hasText: 'two changes please' }).locator('.history-meta').innerText()).toContain('2 pending');
+    await shot('conversation-history');
     await page.locator('.history-entry', { hasText: 'two changes please' }).click();
     await eventually(() => page.locator('.edit-session').getAttribute('data-session'), (id) => id === earlier, 'the earlier conversation on screen');
     expect([await hunkState('1.0'), await hunkState('1.1')]).toEqual(['Ready', 'Ready']);
@@ -212,7 +235,7 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
   });
 
   it('queues a message typed with Tab while the answer streams, and sends it when the answer ends', async () => {
-    await askFlint(page, 'skip cancelled invoices', { fresh: true });
+    await askNew('skip cancelled invoices');
     await eventually(() => hunkState('1.0'), (state) => state === 'Ready', 'the streaming answer', 20_000);
     const input = page.getByRole('dialog', { name: 'Ask Flint' }).getByRole('textbox', { name: 'Ask Flint' });
     await input.fill('and add a comment');
@@ -228,17 +251,15 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
   });
 
   it('keeps the question of a failed turn with Retry, and Open Settings for a refused key', async () => {
-    sim.injectFault('server-error');
-    await askFlint(page, 'explain the file', { fresh: true });
+    await askNew('explain the file, or fail with a 500');
     await eventually(() => turn(1).locator('.turn-failure').innerText().catch(() => ''), (text) => text.includes('The provider had an error (500)'), 'the failure');
-    expect(await turn(1).locator('.turn-words').innerText()).toBe('explain the file');
+    expect(await turn(1).locator('.turn-words').innerText()).toBe('explain the file, or fail with a 500');
     await turn(1).getByRole('button', { name: 'Retry', exact: true }).click();
     await eventually(status, (text) => text === 'Answer complete', 'the retry to answer', 20_000);
     expect(await turn(2).locator('.turn-kind').innerText()).toBe('Retry');
     expect(await turn(1).locator('.turn-status').innerText()).toBe('Retried as turn 2.');
     await page.getByRole('button', { name: 'Close the ask bar' }).click();
-    sim.injectFault('unauthorized');
-    await askFlint(page, 'explain the file again', { fresh: true });
+    await askNew('explain the file, or refuse my key');
     await eventually(() => page.getByRole('button', { name: 'Open Settings' }).count(), (count) => count > 0, 'the way to Settings', 20_000);
     await page.getByRole('button', { name: 'Close the ask bar' }).click();
     await page.getByRole('button', { name: 'Open Settings' }).click();
@@ -247,12 +268,11 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
   });
 
   it('retries a 429 by itself after retry-after, counting down', async () => {
-    sim.injectFault('rate-limited');
-    await askFlint(page, 'explain it once more', { fresh: true });
+    await askNew('explain it once more, or rate limit me');
     await eventually(() => turn(1).locator('.turn-countdown').innerText().catch(() => ''), (text) => /^Retrying in \d s…$/.test(text), 'the countdown');
     await shot('conversation-rate-limited');
     await eventually(() => turn(2).locator('.turn-kind').innerText().catch(() => ''), (text) => text === 'Retry', 'the automatic retry', 10_000);
     await eventually(status, (text) => text === 'Answer complete', 'the retried answer', 20_000);
-    expect(await turn(1).locator('.turn-words').innerText()).toBe('explain it once more');
+    expect(await turn(1).locator('.turn-words').innerText()).toBe('explain it once more, or rate limit me');
   });
 });

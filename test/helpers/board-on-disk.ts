@@ -21,8 +21,8 @@ export interface BoardOnDisk {
   board: HunkBoard;
   /** Each hunk's latest update. */
   hunks: Map<string, HunkUpdate>;
-  /** Streams the answer in small deltas and lets every hunk settle. */
-  stream(answer: string, deltaSize?: number): Promise<void>;
+  /** Streams the answer (as conversation turn `turn`) in small deltas and lets every hunk settle. */
+  stream(answer: string, deltaSize?: number, turn?: number): Promise<void>;
   read(path: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -52,8 +52,8 @@ export async function boardOnDisk(files: Record<string, string>): Promise<BoardO
     service,
     board,
     hunks,
-    async stream(answer, deltaSize = 7) {
-      const toBoard = board.beginTurn(1);
+    async stream(answer, deltaSize = 7, turn = 1) {
+      const toBoard = board.beginTurn(turn);
       const parser = new EditStreamParser(
         (event) => {
           if (event.type !== 'prose' && event.type !== 'problem') toBoard(event);

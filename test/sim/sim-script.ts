@@ -64,6 +64,8 @@ const RuleSchema = z
     fault: z.enum(FAULTS).optional(),
     ttftMs: z.number().nonnegative().optional(),
     tokensPerSecond: z.number().positive().optional(),
+    /** The rule applies to this many requests, then the next rule (or the default) answers: a fault that a retry gets past. */
+    times: z.number().int().positive().optional(),
   })
   .strict();
 
@@ -85,12 +87,15 @@ export async function loadSimScript(path: string): Promise<SimScript> {
 }
 
 /** The first rule matching a request, if any. */
-export function findRule(script: SimScript, request: { model?: unknown }, requestText: string): SimRule | undefined {
-  return script.rules.find(
-    (rule) =>
-      (rule.match.model === undefined || rule.match.model === request.model) &&
-      (rule.match.inputIncludes === undefined || requestText.includes(rule.match.inputIncludes)),
+export function findRule(script: SimScript, request: { model?: unknown }, requestText: string, used: Map<SimRule, number> = new Map()): SimRule | undefined {
+  const rule = script.rules.find(
+    (candidate) =>
+      (candidate.times === undefined || (used.get(candidate) ?? 0) < candidate.times) &&
+      (candidate.match.model === undefined || candidate.match.model === request.model) &&
+      (candidate.match.inputIncludes === undefined || requestText.includes(candidate.match.inputIncludes)),
   );
+  if (rule) used.set(rule, (used.get(rule) ?? 0) + 1);
+  return rule;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   prewarmEvents,
   type ServerEvent,
 } from './responses-events';
-import { findRule, simulatedTokens, SimScriptSchema, type Fault, type SimScript } from './sim-script';
+import { findRule, simulatedTokens, SimScriptSchema, type Fault, type SimRule, type SimScript } from './sim-script';
 
 export interface SimulatorOptions extends Partial<PaceOptions> {
   port?: number;
@@ -63,6 +63,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const script = options.script ?? SimScriptSchema.parse({});
   const requests: SimRequest[] = [];
   const pendingFaults: Fault[] = [];
+  /** How often each rule with `times` has answered. */
+  const ruleUses = new Map<SimRule, number>();
   const openSockets = new Set<Socket>();
   let connections = 0;
   let upgrades = 0;
@@ -109,7 +111,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return sendJsonError(response, 404, 'model_not_found', `The model \`${String(body.model)}\` does not exist or you do not have access to it.`, 'invalid_request_error');
     }
     const requestText = JSON.stringify(body.messages ?? '');
-    const rule = findRule(script, body, requestText);
+    const rule = findRule(script, body, requestText, ruleUses);
     const fault = takeFault(false) ?? rule?.fault;
     if (fault === 'unauthorized') return sendJsonError(response, 401, 'invalid_api_key', 'Incorrect API key provided.', 'invalid_request_error');
     if (fault === 'rate-limited') {
@@ -190,7 +192,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (client.readyState !== client.OPEN) return;
     requests.push({ protocol: 'responses', body, connectionId, at: Date.now() });
     const requestText = JSON.stringify([body.instructions ?? '', body.input ?? '']);
-    const rule = findRule(script, body, requestText);
+    const rule = findRule(script, body, requestText, ruleUses);
     const fault = takeFault(false) ?? rule?.fault;
     const previous = typeof body.previous_response_id === 'string' ? body.previous_response_id : null;
 
@@ -206,6 +208,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     if (!knownModel(body.model)) {
       send(client, errorEvent(404, 'model_not_found', `The model \`${String(body.model)}\` does not exist or you do not have access to it.`, { param: 'model' }));
+      return;
+    }
+    if (fault === 'unauthorized') {
+      send(client, errorEvent(401, 'invalid_api_key', 'Incorrect API key provided.'));
       return;
     }
     if (fault === 'rate-limited') {

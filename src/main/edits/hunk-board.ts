@@ -20,7 +20,7 @@ import { DecisionLog } from './decision-log';
 import type { ApplyResult, EditApplier } from './edit-applier';
 import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
 import type { FileVersion } from './file-version';
-import { appendedNote, applyInput, applyRecord, contentRefusal } from './hunk-kinds';
+import { appendedNote, applyInput, applyRecord, contentRefusal, declineWords } from './hunk-kinds';
 import { HunkPlanner, type ReplanReason } from './hunk-planner';
 import { namesProjectFile, resolveModelPath, type ProjectFileNames } from './model-paths';
 import { countHunks, newerOverlap, supersede } from './superseded-hunks';
@@ -175,13 +175,11 @@ export class HunkBoard implements Disposable {
 
   /** The applier answered for `hunk`: written, or declined with its reason. */
   private written(hunk: HunkRecord, file: FileRecord, result: ApplyResult): void {
-    if (result.status !== 'applied') {
-      this.transition(hunk, { type: 'write-declined', outcome: result.status }, { message: result.message });
-      return;
-    }
+    const savedByUser = this.files.some((other) => other.path === file.path && other.savedByUser);
+    if (result.status !== 'applied') return this.transition(hunk, { type: 'write-declined', outcome: result.status }, { message: declineWords(result, file, savedByUser) });
     if (result.entry) hunk.journalEntryId = result.entry.id;
     // Carried past Flint's own writes only, it was not merged around anything of the user's.
-    const merged = result.merged && this.files.some((other) => other.path === file.path && other.savedByUser);
+    const merged = result.merged && savedByUser;
     this.decisions.accepted(hunk.number, file.path);
     const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : merged ? 'Merged around your edits.' : file.pathNote;
     this.transition(hunk, { type: 'written' }, { message });

@@ -7,7 +7,7 @@ import type { ApplyResult, EditApplier, HunkToApply } from './edit-applier';
 import type { FileRecord, HunkRecord } from './edit-records';
 import { fileConflict } from './file-conflicts';
 import type { FileVersion } from './file-version';
-import { planHunk } from './hunk-plan';
+import { KEPT_THEIR_TEXT, planHunk } from './hunk-plan';
 
 /** Where a complete hunk stands once checked against its file. */
 export interface Settled {
@@ -109,4 +109,15 @@ export function applyInput(hunk: HunkRecord, file: FileRecord): HunkToApply {
     },
     ...(createsFile(hunk, file) ? { createIfMissing: true } : {}),
   };
+}
+
+/**
+ * Why a write was declined, in the card's words. A conflict in a file only Flint wrote
+ * since the answer began is not about the user's text: another accepted hunk (a redirect's
+ * replacement, say) took the lines.
+ */
+export function declineWords(result: ApplyResult, file: FileRecord, savedByUser: boolean): string | undefined {
+  if (result.status === 'applied') return undefined;
+  if (result.status !== 'conflict' || savedByUser || !result.message.includes(KEPT_THEIR_TEXT)) return result.message;
+  return `Flint already wrote another change to these lines of ${file.path} (an accepted hunk): this one no longer applies, and nothing was written. Reject it, or ask again.`;
 }

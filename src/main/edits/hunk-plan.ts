@@ -79,14 +79,14 @@ export function planHunk(current: FileVersion, hunk: HunkToApply, path: string):
 function mergeThreeWay(current: FileVersion, base: FileVersion, anchored: Anchored, path: string): HunkPlan {
   const window = mergeWindow(current.changesSince(base), anchored.start, anchored.end);
   if (window.baseEnd - window.baseStart > MAX_MERGED_LINES) {
-    return { status: 'conflict', message: `${path} changed too much around this hunk to merge it safely; your text was kept and the hunk was not applied.` };
+    return { status: 'conflict', message: `${path} changed too much around this hunk to merge it safely; ${KEPT_THEIR_TEXT}.` };
   }
   const baseLines = base.lines.slice(window.baseStart, window.baseEnd);
   const theirs = [...base.lines.slice(window.baseStart, anchored.start), ...anchored.replacement, ...base.lines.slice(anchored.end, window.baseEnd)];
   const mine = current.lines.slice(window.currentStart, window.currentEnd);
   const regions = diff3Merge<string>(mine, baseLines, theirs, { excludeFalseConflicts: true });
   if (regions.some((region) => region.conflict)) {
-    return { status: 'conflict', message: `${path} changed where this hunk applies; your text was kept and the hunk was not applied.` };
+    return { status: 'conflict', message: `${path} changed where this hunk applies; ${KEPT_THEIR_TEXT}.` };
   }
   const stretch = differingStretch(mine, regions.flatMap((region) => region.ok ?? []));
   const start = stretch.start + window.currentStart;
@@ -95,6 +95,9 @@ function mergeThreeWay(current: FileVersion, base: FileVersion, anchored: Anchor
   const sources = places.map((place) => (place === null ? null : start + place));
   return planned({ ...stretch, start, end: stretch.end + window.currentStart, sources }, anchored, 'merged');
 }
+
+/** How a merge conflict ends its words: said of the user's text (see declineWords for Flint's own). */
+export const KEPT_THEIR_TEXT = 'your text was kept and the hunk was not applied';
 
 /** Past this many lines, the stretch to merge is no longer "around the hunk". */
 const MAX_MERGED_LINES = 5_000;

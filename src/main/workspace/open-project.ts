@@ -158,8 +158,24 @@ export class OpenProject implements Disposable {
     this._onDidChangeTree.fire(changes);
     for (const change of changes) {
       const path = change.type === 'modified' ? change.path : change.type === 'added' ? change.entry.path : null;
-      if (path !== null) void this.edits.noteFileChanged(path);
+      if (path !== null) void this.fileChanged(path);
     }
+  }
+
+  /**
+   * A file changed on disk: pending hunks on it are planned again — unless it is the echo
+   * of Flint's own write, which its boards planned around when it landed. Taken for the
+   * user's save, it made a redirect's replacement "conflict with your text".
+   */
+  private async fileChanged(path: string): Promise<void> {
+    if (this.ownWrites.expects(path)) {
+      const read = await this.files
+        .resolve(path, 'user')
+        .then((target) => this.files.readBytes(target))
+        .catch(() => null);
+      if (this.ownWrites.isOwn(path, read?.bytes ?? null)) return;
+    }
+    await this.edits.noteFileChanged(path);
   }
 
   /** A save of a file Flint did not just write is the user's at once; otherwise what the file holds tells. */

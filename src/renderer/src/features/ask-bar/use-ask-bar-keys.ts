@@ -36,7 +36,8 @@ export function useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, o
     onAttempt();
     const mode: SendMode = isStreaming ? (queue ? 'queue' : 'redirect') : followsUp ? 'follow-up' : 'new';
     if (!text || (scope?.blocker && mode === 'new')) return;
-    if (await answer.send(text, depth, mode, { focus: change ? focus : 'whole-file', path: scope?.path ?? null })) setDraft('');
+    // Cleared only if it is still what was sent: words typed while the request was on its way stay.
+    if (await answer.send(text, depth, mode, { focus: change ? focus : 'whole-file', path: scope?.path ?? null })) setDraft((current) => (current.trim() === text ? '' : current));
   };
 
   return (event) => {

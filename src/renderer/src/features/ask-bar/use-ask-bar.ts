@@ -4,7 +4,7 @@
  * `flint --ask`). Each opening asks main to prepare: warm the connection, pre-load
  * the current file, and describe the scope.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { matchesKeyPress, parseAccelerator } from '../../../../shared/accelerator';
 import type { AskFocus, AskScope } from '../../../../shared/ask-types';
 import { flint } from '../../lib/flint';
@@ -26,7 +26,7 @@ export interface AskBarHandle {
   close: () => void;
   /** The question being typed: kept when the bar closes. */
   draft: string;
-  setDraft: (draft: string) => void;
+  setDraft: Dispatch<SetStateAction<string>>;
 }
 
 export function useAskBar(shortcut: string, currentFileAt: number, projectId: number | null): AskBarHandle {
