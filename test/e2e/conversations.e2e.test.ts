@@ -186,9 +186,13 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     expect([await hunkState('1.0'), await hunkState('1.1')]).toEqual(['Ready', 'Ready']);
   });
 
-  it('keeps the conversation and its hunk states across a reload', async () => {
+  it('keeps the conversation and its hunk states across a reload, and the file on view and the open folders', async () => {
     const shown = await page.locator('.edit-session').getAttribute('data-session');
+    const fileView = page.getByLabel('File view').locator('.cm-content');
+    await eventually(() => fileView.innerText().catch(() => ''), (text) => text.includes('export function total'), 'the file on view');
     await page.reload();
+    await eventually(() => fileView.innerText().catch(() => ''), (text) => text.includes('export function total'), 'the file on view after the reload');
+    expect(await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'invoices.ts', exact: true }).isVisible()).toBe(true);
     await eventually(() => page.locator('.edit-session').getAttribute('data-session').catch(() => null), (id) => id === shown, 'the same conversation after the reload');
     await eventually(() => Promise.all([hunkState('1.0'), hunkState('1.1')]), (states) => states.every((state) => state === 'Ready'), 'its hunks, still ready');
     expect(await turn(1).locator('.turn-words').innerText()).toBe('two changes please');
@@ -248,6 +252,17 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     expect(await page.locator('details.superseded-hunks').count()).toBe(0);
     expect(await hunkState('1.0')).toBe('Ready');
     await page.getByRole('button', { name: 'Close the ask bar' }).click();
+  });
+
+  it('picks a streaming answer up again after a reload mid-stream, with every line once', async () => {
+    await askNew('skip cancelled invoices');
+    await eventually(() => hunkState('1.0'), (state) => state === 'Ready', 'the streaming answer', 20_000);
+    expect(await status()).toBe('Streaming…');
+    await page.reload();
+    await eventually(status, (text) => text === 'Answer complete', 'the answer, finished after the reload', 20_000);
+    const prose = await turn(1).locator('.edit-prose').innerText();
+    for (const note of ['Note 1:', 'Note 20:', 'Note 40:']) expect(prose.split(note)).toHaveLength(2);
+    expect(await page.locator('[data-hunk-id="1.0"] .hunk-row').count()).toBe(2);
   });
 
   it('keeps the question of a failed turn with Retry, and Open Settings for a refused key', async () => {

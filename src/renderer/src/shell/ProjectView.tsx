@@ -2,7 +2,9 @@
  * An open project: the toolbar over three columns (the file tree, the file view, the
  * diff pane).
  */
+import { useEffect } from 'react';
 import type { UiSettings } from '../../../shared/contract';
+import { remember } from '../lib/tab-memory';
 import type { ProjectInfo } from '../../../shared/project-types';
 import type { ViewState } from '../features/app-state/app-reducer';
 import { EditPane } from '../features/edits/EditPane';
@@ -29,6 +31,10 @@ export interface ProjectViewProps {
 }
 
 export function ProjectView({ project, state, tree, actions, answer, shortcutLabel, ...props }: ProjectViewProps) {
+  // The file on view is kept across a reload of the tab (use-app-state.ts shows it again).
+  useEffect(() => {
+    if (state.openFile !== null) remember('open-file', project.root, state.openFile);
+  }, [project.root, state.openFile]);
   return (
     <>
       <Toolbar
@@ -48,6 +54,7 @@ export function ProjectView({ project, state, tree, actions, answer, shortcutLab
           selectedPath={state.openFile}
           onOpenFile={actions.openFile}
           onError={props.onError}
+          projectRoot={project.root}
         />
         {/* A new project starts a fresh file view. */}
         <FileView key={project.id} path={state.openFile} />

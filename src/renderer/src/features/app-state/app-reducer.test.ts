@@ -60,3 +60,13 @@ describe('the view reducer', () => {
     expect(messages(reduce(dismissed, serve(ended)))).toEqual([ended.message]);
   });
 });
+
+describe('the file on view after a reload', () => {
+  it('is shown again only while none is, and only with a project open', () => {
+    const project = { id: 1, root: '/p', name: 'p' };
+    const open = viewReducer({ ...initialViewState, project }, { type: 'openFileIfNone', path: 'src/a.ts' });
+    expect(open.openFile).toBe('src/a.ts');
+    expect(viewReducer(open, { type: 'openFileIfNone', path: 'src/b.ts' }).openFile).toBe('src/a.ts');
+    expect(viewReducer(initialViewState, { type: 'openFileIfNone', path: 'src/a.ts' }).openFile).toBeNull();
+  });
+});

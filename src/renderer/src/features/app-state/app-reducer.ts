@@ -59,6 +59,8 @@ export type ViewAction =
   | { type: 'notice'; level: Notice['level']; message: string }
   | { type: 'dismissNotice'; id: number }
   | { type: 'openFile'; path: string | null }
+  /** A reload shows the file the tab had on view, unless the user opened one meanwhile. */
+  | { type: 'openFileIfNone'; path: string }
   | { type: 'connection'; connection: ConnectionStatus }
   | { type: 'latency'; latency: LatencyFigures }
   | { type: 'hotkey'; status: HotkeyStatus }
@@ -128,6 +130,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return { ...state, notices: state.notices.filter((notice) => notice.id !== action.id) };
     case 'openFile':
       return { ...state, openFile: action.path };
+    case 'openFileIfNone':
+      return state.openFile === null && state.project !== null ? { ...state, openFile: action.path } : state;
     case 'connection':
       return { ...state, connection: action.connection };
     case 'latency':

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react
 import type { UiSettings } from '../../../../shared/contract';
 import { flint } from '../../lib/flint';
 import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
+import { isString, recall } from '../../lib/tab-memory';
 import { useServeConnection } from '../../lib/serve-connection-store';
 import { TreeModel } from '../tree/tree-model';
 import { initialViewState, viewReducer, type ViewAction, type ViewState } from './app-reducer';
@@ -78,6 +79,10 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
       if (result.value.tree) tree.load(result.value.tree);
       else tree.load([]);
       dispatch({ type: 'state', state: result.value });
+      // A reload shows the file this tab had on view (if the project still has it).
+      const project = result.value.project;
+      const wasOpen = project ? recall('open-file', project.root, isString) : null;
+      if (wasOpen !== null && (result.value.tree === null || tree.has(wasOpen))) dispatch({ type: 'openFileIfNone', path: wasOpen });
     };
     const subscriptions = [
       flint.on('project:opened', (project) => {

@@ -10,6 +10,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { AnswerUpdate, AskFocus, ConversationSummary } from '../../../../shared/ask-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
+import { remember } from '../../lib/tab-memory';
 import { applyAnswerUpdate, startedAnswer, type AnswerView } from './answer-view';
 import { HunkLineStore } from './hunk-line-store';
 import { applyLines, useConversationSync, type AnswerRefs } from './use-conversation-sync';
@@ -103,6 +104,7 @@ function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early:
   refs.store.clear();
   refs.sessionId.current = sessionId;
   refs.loading.current = null;
+  remember('conversation', '', sessionId);
   let view: AnswerView | null = startedAnswer(sessionId, prompt);
   for (const update of early) {
     if (update.sessionId !== sessionId) continue;

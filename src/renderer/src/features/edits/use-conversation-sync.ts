@@ -12,6 +12,7 @@ import type { AnswerUpdate, ConversationSummary } from '../../../../shared/ask-t
 import { flint } from '../../lib/flint';
 import { markPainted } from '../../lib/paint-marks';
 import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
+import { isString, recall, remember } from '../../lib/tab-memory';
 import { applyAnswerUpdate, type AnswerView } from './answer-view';
 import type { HunkLineStore } from './hunk-line-store';
 
@@ -28,8 +29,8 @@ export interface AnswerRefs {
   early: RefObject<AnswerUpdate[] | null>;
 }
 
-/** The tab's choice of conversation survives a reload (per tab, like the serve token). */
-const SHOWN_KEY = 'flint.shown-conversation';
+/** The tab's choice of conversation survives a reload (ids are unique: one not in the list is passed over). */
+const SHOWN = 'conversation';
 
 export function useConversationSync(
   refs: AnswerRefs,
@@ -43,7 +44,7 @@ export function useConversationSync(
   const show = useCallback(async (id: string): Promise<void> => {
     loading.current = id;
     sessionId.current = id;
-    remember(id);
+    remember(SHOWN, '', id);
     const result = await flint.getConversation({ sessionId: id });
     if (loading.current !== id) return;
     loading.current = null;
@@ -63,7 +64,7 @@ export function useConversationSync(
       if (!result.ok) return;
       setConversations(result.value);
       const ids = result.value.map((summary) => summary.sessionId);
-      const wanted = [sessionId.current, recalled()].find((id) => id !== null && ids.includes(id)) ?? ids[0];
+      const wanted = [sessionId.current, recall(SHOWN, '', isString)].find((id) => id !== null && ids.includes(id)) ?? ids[0];
       if (wanted !== undefined) void show(wanted);
       else forget();
     };
@@ -118,20 +119,4 @@ export function applyLines(store: HunkLineStore, update: AnswerUpdate): void {
 /** A question sent a moment ago may not be in a list main sent just before it. */
 function isJustAsked(askedAt: RefObject<number | null>): boolean {
   return askedAt.current !== null && performance.timeOrigin + performance.now() - askedAt.current < 2_000;
-}
-
-function remember(id: string): void {
-  try {
-    sessionStorage.setItem(SHOWN_KEY, id);
-  } catch {
-    // Storage disabled: a reload shows the newest conversation instead.
-  }
-}
-
-function recalled(): string | null {
-  try {
-    return sessionStorage.getItem(SHOWN_KEY);
-  } catch {
-    return null;
-  }
 }

@@ -19,12 +19,14 @@ export interface FileTreeProps {
   selectedPath: string | null;
   onOpenFile: (path: string) => void;
   onError: (message: string) => void;
+  /** Whose folders these are: the open ones are kept across a reload, per project. */
+  projectRoot: string;
 }
 
-export function FileTree({ model, version, showIgnored, selectedPath, onOpenFile, onError }: FileTreeProps) {
+export function FileTree({ model, version, showIgnored, selectedPath, onOpenFile, onError, projectRoot }: FileTreeProps) {
   const [filter, setFilter] = useState('');
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { expanded, toggle } = useTreeExpansion(model, onError);
+  const { expanded, toggle } = useTreeExpansion(model, onError, projectRoot);
   const query = filter.trim();
   const rows = useMemo(
     () => (query ? model.filterRows(query, showIgnored, FILTER_LIMIT) : model.visibleRows(expanded, showIgnored)),

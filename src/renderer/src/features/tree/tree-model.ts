@@ -78,6 +78,11 @@ export class TreeModel {
   }
 
   /** Whether a folder's children must be fetched before it can be shown expanded. */
+  /** Whether the tree has an entry at `path`. */
+  has(path: string): boolean {
+    return this.entries.has(path);
+  }
+
   needsListing(entry: TreeEntry): boolean {
     return entry.unlisted === 'ignored' && !this.listedOnDemand.has(entry.path);
   }

@@ -1,8 +1,10 @@
 /**
- * Which folders of the tree are open. Opening a folder whose children were never
- * listed (a hidden one, listed on demand) asks main for them first.
+ * Which folders of the tree are open, kept across a reload of the tab (per project).
+ * Opening a folder whose children were never listed (a hidden one, listed on demand)
+ * asks main for them first.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { isStringList, recall, remember } from '../../lib/tab-memory';
 import type { TreeEntry } from '../../../../shared/project-types';
 import { flint } from '../../lib/flint';
 import type { TreeModel } from './tree-model';
@@ -13,8 +15,15 @@ export interface TreeExpansion {
   toggle: (entry: TreeEntry, open?: boolean) => Promise<void>;
 }
 
-export function useTreeExpansion(model: TreeModel, onError: (message: string) => void): TreeExpansion {
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+export function useTreeExpansion(model: TreeModel, onError: (message: string) => void, projectRoot: string): TreeExpansion {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(recall('expanded', projectRoot, isStringList)));
+  // Another project: its own folders, as this tab last left them.
+  const [root, setRoot] = useState(projectRoot);
+  if (root !== projectRoot) {
+    setRoot(projectRoot);
+    setExpanded(new Set(recall('expanded', projectRoot, isStringList)));
+  }
+  useEffect(() => remember('expanded', root, [...expanded]), [root, expanded]);
   const toggle = useCallback(
     async (entry: TreeEntry, open?: boolean) => {
       if (entry.kind !== 'directory' || entry.unlisted === 'permission-denied' || entry.unlisted === 'error') return;
