@@ -239,5 +239,6 @@ async function select(page: Page, name: string): Promise<void> {
 }
 
 async function ask(page: Page, prompt: string): Promise<void> {
-  await askFlint(page, prompt);
+  // A new conversation each time: a follow-up would carry the earlier turns (and match their rules).
+  await askFlint(page, prompt, { fresh: true });
 }

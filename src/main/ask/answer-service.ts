@@ -59,6 +59,8 @@ export class AnswerService implements Disposable {
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   /** The last project's conversations being written to disk. */
   private closing: Promise<void> = Promise.resolve();
+  /** Closings waiting for the project to have closed (its writes landed). */
+  private readonly closedWaiters: Array<() => void> = [];
   private readonly sender: TurnSender;
   private readonly store = new DisposableStore();
   private readonly _onDidUpdate = this.store.add(new Emitter<AnswerUpdate>());
@@ -84,6 +86,7 @@ export class AnswerService implements Disposable {
     this.store.add(workspace.onDidOpen((project) => this.opened(project)));
     // The conversations' hunks live on the project's edits: they go before it does.
     this.store.add(workspace.onWillClose(() => this.clear()));
+    this.store.add(workspace.onDidClose(() => this.releaseClosed()));
     if (workspace.project) this.opened(workspace.project);
   }
 
@@ -148,8 +151,6 @@ export class AnswerService implements Disposable {
     const failed = conversation.turn(turnIndex);
     if (failed.status !== 'failed' && failed.status !== 'stopped') throw new FlintFailure('invalid-state', 'Only a failed or stopped turn can be retried.');
     if (failed.followedBy !== undefined) throw new FlintFailure('invalid-state', `This turn was already retried (turn ${failed.followedBy}).`);
-    if (conversation.isStreaming || this.starting > 0) throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc) first.');
-    this.cancelRetry(sessionId);
     await this.run(conversation, 'retry', failed.text, depth, undefined, failed);
   }
 
@@ -189,13 +190,21 @@ export class AnswerService implements Disposable {
 
   dispose(): void {
     this.clear();
+    // Nothing more will close: what waits for a close is written now.
+    this.releaseClosed();
     this.store.dispose();
   }
 
-  /** Adds a turn and sends it; the turn it replaces or retries is marked. Failures are the turn's. */
+  /**
+   * Adds a turn and sends it; the turn it redirects or retries is marked. A new turn calls
+   * off an automatic retry's countdown (the user moved on). Failures are the turn's.
+   */
   private async run(conversation: Conversation, kind: TurnKind, text: string, depth: AnswerDepth, keypressEpochMs?: number, retried?: TurnView): Promise<void> {
     const project = this.options.workspace.requireProject();
-    const turn = conversation.addTurn({ kind, text, depth, model: this.modelFor(depth) });
+    // Only a redirect may start while something streams (it stops that first).
+    if (kind !== 'redirect' && this.isStreaming) throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc) first, or type to redirect it.');
+    this.cancelRetry(conversation.id);
+    const turn = conversation.addTurn({ kind, text, depth, model: this.modelFor(depth), ...(retried ? { replaces: retried } : {}) });
     if (retried) conversation.setFollowedBy(retried, turn.index);
     this.starting += 1;
     try {
@@ -203,6 +212,8 @@ export class AnswerService implements Disposable {
     } finally {
       this.starting -= 1;
     }
+    // The project closed while the turn was prepared: it went, unsent, with its conversation.
+    if (conversation.isOver) throw closedMeanwhile();
   }
 
   private create(project: OpenProject, focus: AskFocus): Conversation {
@@ -231,8 +242,9 @@ export class AnswerService implements Disposable {
   /** A turn ended: a queued message goes out (or says why it will not), a 429 is retried by itself. */
   private turnEnded(conversation: Conversation, turn: TurnView): void {
     if (turn.failure?.code === 'rate-limited' && turn.followedBy === undefined) this.scheduleRetry(conversation, turn);
+    // A message queued before a redirect waits for the redirect's answer, then goes.
     const queued = conversation.nextQueued();
-    if (!queued || conversation.isStreaming || queued.index < turn.index) return;
+    if (!queued || conversation.isStreaming) return;
     if (turn.status === 'complete') void this.sendQueued(conversation, queued);
     else conversation.notSent(queued, `Not sent: the answer it waited for ${turn.status === 'stopped' ? 'was stopped' : 'failed'}. Retry sends it now.`);
   }
@@ -277,8 +289,9 @@ export class AnswerService implements Disposable {
   private opened(project: OpenProject): void {
     this.project = project;
     const restore = (record: ConversationRecord): Conversation => Conversation.restore(record, this.conversationOptions(project, record.id, record.focus));
-    void this.list
-      .load(project.files.root, restore, () => this.options.workspace.project === project && this.project === project)
+    // After the previous project's history is written: reopening the same project reads what it wrote.
+    void this.closing
+      .then(() => this.list.load(project.files.root, restore, () => this.options.workspace.project === project && this.project === project))
       .catch((error: unknown) => this.options.logger.error('reading the conversation history failed', error));
   }
 
@@ -286,7 +299,14 @@ export class AnswerService implements Disposable {
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
     this.project = null;
-    this.closing = this.list.close().catch((error: unknown) => this.options.logger.error('writing the conversation history failed', error));
+    // Written once the project has closed, which waits for the writes in flight: a hunk
+    // written as the project closed is kept as accepted, not "being written".
+    const closed = new Promise<void>((resolve) => this.closedWaiters.push(resolve));
+    this.closing = this.list.close(closed).catch((error: unknown) => this.options.logger.error('writing the conversation history failed', error));
+  }
+
+  private releaseClosed(): void {
+    for (const resolve of this.closedWaiters.splice(0)) resolve();
   }
 
   /** Waits until the conversations of a closed project are on disk (Flint quitting). */

@@ -32,7 +32,7 @@ export class ConversationList implements Disposable {
 
   constructor(private readonly options: ConversationListOptions) {}
 
-  /** Reads the project's kept conversations; `restore` makes each live again. Returns false if the project went meanwhile. */
+  /** Reads the project's kept conversations; `restore` makes each live again (none if the project went meanwhile). */
   async load(projectRoot: string, restore: (record: ConversationRecord) => Conversation, isStillOpen: () => boolean): Promise<void> {
     if (this.options.folder === null) return;
     const opened = await ConversationStore.open<ConversationRecord>({
@@ -91,22 +91,25 @@ export class ConversationList implements Disposable {
     }, SUMMARY_DELAY_MS);
   }
 
-  /** Writes what changed and lets every conversation go (the project is closing). */
-  async close(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-      this.store?.save(this.all().map((conversation) => conversation.record()));
-    }
+  /**
+   * The project is closing: every conversation stops now (its hunks go before the
+   * project's edits do), and is written once `writesLanded` (an accept in flight is kept
+   * as what it became).
+   */
+  async close(writesLanded: Promise<unknown> = Promise.resolve()): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     const store = this.store;
+    const conversations = this.all();
     this.store = null;
-    for (const conversation of this.conversations.values()) conversation.dispose();
     this.conversations.clear();
-    if (store) {
-      store.dispose();
-      await store.flush();
-    }
+    for (const conversation of conversations) conversation.dispose();
     this.options.onDidChange([]);
+    if (!store) return;
+    await writesLanded;
+    store.save(conversations.map((conversation) => conversation.record()));
+    store.dispose();
+    await store.flush();
   }
 
   dispose(): void {
@@ -121,7 +124,7 @@ export class ConversationList implements Disposable {
     const settled = candidates.filter((conversation) => conversation.summary().pending + conversation.summary().superseded === 0);
     const unsettled = candidates.filter((conversation) => !settled.includes(conversation));
     for (const conversation of [...settled, ...unsettled].slice(0, over)) {
-      if (!settled.includes(conversation)) this.options.logger.warn(`the history is full of conversations with undecided hunks; the oldest (${conversation.id}) is let go`);
+      if (!settled.includes(conversation)) this.options.onNotice(`The history is full of conversations with undecided hunks: the oldest, “${conversation.summary().title}”, was let go.`);
       conversation.dispose();
       this.conversations.delete(conversation.id);
     }

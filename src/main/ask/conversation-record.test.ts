@@ -49,12 +49,20 @@ describe('a conversation kept between runs', () => {
   });
 
   it('tells a follow-up the earlier turns that were sent, and how an interrupted one ended', () => {
-    const messages = historyMessages([turn(1), turn(2, { status: 'redirected', prose: '' }), turn(3, { status: 'failed', startedAtEpochMs: undefined })]);
+    const messages = historyMessages([turn(1), turn(2, { status: 'redirected', prose: '' }), turn(3, { status: 'failed', startedAtEpochMs: undefined }), turn(4, { status: 'failed', followedBy: 5 })]);
     expect(messages).toEqual([
       { role: 'user', text: 'words 1' },
       { role: 'assistant', text: 'Answer 1.' },
       { role: 'user', text: 'words 2' },
       { role: 'assistant', text: '(edits only)\n(This answer was interrupted by the next message.)' },
     ]);
+  });
+
+  it('bounds what a follow-up resends: each message cut, the oldest turns dropped past the total', () => {
+    const paste = 'p'.repeat(300_000);
+    const messages = historyMessages(Array.from({ length: 8 }, (_, index) => turn(index + 1, { text: paste, prose: paste })));
+    expect(messages.every((message) => message.text.length <= 4_001)).toBe(true);
+    expect(messages.reduce((sum, message) => sum + message.text.length, 0)).toBeLessThanOrEqual(24_006);
+    expect(messages.length).toBeGreaterThan(0);
   });
 });

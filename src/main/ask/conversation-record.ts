@@ -41,6 +41,8 @@ const RecordSchema = z
     turns: z.array(TurnSchema).min(1),
     problems: z.array(z.string()),
     board: BoardSnapshotSchema,
+    /** What the user decided that the model has not been told yet (the next turn's note). */
+    note: z.array(z.string()).optional(),
   })
   .strict()
   .refine((record) => record.turns.every((turn, position) => turn.index === position + 1), 'turns out of order');
@@ -72,8 +74,9 @@ export function restoredTurns(turns: readonly TurnView[]): TurnView[] {
   return turns.map((saved) => {
     const turn: TurnView = { ...saved, ...(saved.failure ? { failure: { ...saved.failure } } : {}) };
     if (turn.failure) delete turn.failure.retryAtEpochMs;
-    if (turn.status === 'streaming') Object.assign(turn, { status: 'stopped', message: 'Flint closed while this answer streamed.' });
-    if (turn.status === 'queued') {
+    const sent = turn.startedAtEpochMs !== undefined;
+    if (turn.status === 'streaming' && sent) Object.assign(turn, { status: 'stopped', message: 'Flint closed while this answer streamed.' });
+    if (turn.status === 'queued' || (turn.status === 'streaming' && !sent)) {
       Object.assign(turn, { status: 'failed', message: 'Not sent: Flint closed before the answer it waited for ended.' });
       turn.failure = { code: 'not-sent', canRetryDeep: false, needsSettings: false };
     }
@@ -87,22 +90,34 @@ export function conversationTitle(turns: readonly Pick<TurnView, 'text'>[]): str
   return first.length > 80 ? `${first.slice(0, 79)}…` : first || 'Conversation';
 }
 
-/** Earlier turns a follow-up carries, and how much of each answer. */
+/** Earlier turns a follow-up carries, how much of each message, and of them all (the files come first in the window). */
 const HISTORY_TURNS = 8;
-const HISTORY_PROSE = 4_000;
+const HISTORY_MESSAGE = 4_000;
+const HISTORY_TOTAL = 24_000;
+
+const ENDINGS: Partial<Record<TurnView['status'], string>> = {
+  redirected: '\n(This answer was interrupted by the next message.)',
+  stopped: '\n(The user stopped this answer here.)',
+  failed: '\n(This answer was cut short by an error.)',
+};
 
 /**
- * The earlier turns as messages for a follow-up: the user's words and the model's prose.
- * Not its edits: the files in the new turn are what is on disk now, and the note says
- * what became of each hunk.
+ * The earlier turns as messages for a follow-up: the user's words and the model's prose,
+ * each cut, the oldest dropped past a total. Not its edits: the files in the new turn are
+ * what is on disk now, and the note says what became of each hunk. A turn that never
+ * went out, or failed and was retried (the retry says the same), is left out.
  */
 export function historyMessages(turns: readonly TurnView[]): ConversationMessage[] {
-  const messages: ConversationMessage[] = [];
-  for (const turn of turns.filter((earlier) => earlier.startedAtEpochMs !== undefined).slice(-HISTORY_TURNS)) {
-    messages.push({ role: 'user', text: turn.text });
-    const prose = turn.prose.length > HISTORY_PROSE ? `${turn.prose.slice(0, HISTORY_PROSE)}…` : turn.prose;
-    const ending = turn.status === 'complete' ? '' : `\n(This answer was ${turn.status === 'redirected' ? 'interrupted by the next message' : turn.status}.)`;
-    messages.push({ role: 'assistant', text: `${prose.trim() || '(edits only)'}${ending}` });
+  const cut = (text: string): string => (text.length > HISTORY_MESSAGE ? `${text.slice(0, HISTORY_MESSAGE)}…` : text);
+  const sent = turns.filter((turn) => turn.startedAtEpochMs !== undefined && !(turn.status === 'failed' && turn.followedBy !== undefined));
+  const pairs = sent.slice(-HISTORY_TURNS).map((turn): [ConversationMessage, ConversationMessage] => [
+    { role: 'user', text: cut(turn.text) },
+    { role: 'assistant', text: `${cut(turn.prose).trim() || '(edits only)'}${ENDINGS[turn.status] ?? ''}` },
+  ]);
+  let total = pairs.reduce((sum, [user, answer]) => sum + user.text.length + answer.text.length, 0);
+  while (total > HISTORY_TOTAL && pairs.length > 1) {
+    const [user, answer] = pairs.shift()!;
+    total -= user.text.length + answer.text.length;
   }
-  return messages;
+  return pairs.flat();
 }

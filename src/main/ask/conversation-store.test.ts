@@ -233,7 +233,7 @@ describe('ConversationStore', () => {
     expect(JSON.parse(await readFile(file(), 'utf8')).records).toEqual([entry('a')]);
   });
 
-  it('drops invalid and repeated entries one by one and counts them in the notice', async () => {
+  it('leaves invalid and repeated entries out one by one, counts them in the notice, and keeps a copy of the file as it was', async () => {
     const parse = (value: unknown): Entry | null => {
       if (value === 'explode') throw new Error('parser bug');
       const parsed = EntrySchema.safeParse(value);
@@ -244,7 +244,7 @@ describe('ConversationStore', () => {
     const { records, notice } = await ConversationStore.open(options({ parse }));
 
     expect(records).toEqual([entry('a'), entry('c')]);
-    expect(notice).toMatch(/^4 saved conversation entries .* dropped\.$/);
+    expect(notice).toMatch(/^4 saved conversation entries .* left out\. The file as it was is kept as .*\.unread-\d+\.$/);
     expect(await asideFiles()).toEqual([]);
   });
 

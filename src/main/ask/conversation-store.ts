@@ -5,14 +5,13 @@
  * caller validates each entry (`parse`), says which records hold undecided work
  * (`isPrecious`) and how to make one smaller (`slim`).
  *
- * Reads tolerate damage the way settings.json does: a file that cannot be read (torn,
- * too large, another project's, from a newer Flint) is set aside (renamed, never deleted
- * or overwritten) with a notice, and invalid entries are dropped and counted.
- * Writes are debounced (only the latest list is written), serialized (never two at once,
+ * Reads tolerate damage the way settings.json does: a file that cannot be read (torn, too
+ * large, another project's, from a newer Flint) is set aside (renamed, never deleted or
+ * overwritten) with a notice; invalid entries are left out, counted, the file copied aside. Writes are debounced (only the latest list is written), serialized (never two at once,
  * never an older list after a newer one), atomic, and bounded in count and bytes.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, rename, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write';
@@ -216,7 +215,10 @@ export class ConversationStore<T extends { id: string }> implements Disposable {
     const { records, invalid } = store.parseAll(outcome.values);
     const bounded = store.bound(records);
     if (invalid === 0) return { store, records: bounded, notice: null };
-    const notice = `${invalid} saved conversation ${invalid === 1 ? 'entry' : 'entries'} in ${file} could not be read and ${invalid === 1 ? 'was' : 'were'} dropped.`;
+    // The next save drops those entries from the file: a copy of it keeps them (a newer Flint's, say).
+    const copy = `${file}.unread-${Date.now()}`;
+    const kept = await copyFile(file, copy).then(() => ` The file as it was is kept as ${copy}.`, () => '');
+    const notice = `${invalid} saved conversation ${invalid === 1 ? 'entry' : 'entries'} in ${file} could not be read and ${invalid === 1 ? 'was' : 'were'} left out.${kept}`;
     options.logger.warn(notice);
     return { store, records: bounded, notice };
   }

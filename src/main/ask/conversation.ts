@@ -49,6 +49,8 @@ export interface TurnRequest {
   depth: AnswerDepth;
   model: string;
   askedAtEpochMs?: number;
+  /** A retry: the failed turn it replaces (its undecided hunks are superseded, like a redirect's). */
+  replaces?: TurnView;
 }
 
 export class Conversation implements Disposable {
@@ -82,6 +84,7 @@ export class Conversation implements Disposable {
     conversation.createdAt = record.createdAtEpochMs;
     conversation.updatedAt = record.updatedAtEpochMs;
     conversation.hunks.restore(record.board);
+    conversation.hunks.decisions.restore(record.note ?? []);
     return conversation;
   }
 
@@ -127,21 +130,26 @@ export class Conversation implements Disposable {
   }
 
   /**
-   * Adds a turn. A redirect ends the turn that streams ("redirected", cancelled) and
-   * supersedes the undecided hunks of every earlier turn; a queued turn waits.
+   * Adds a turn. A redirect ends the turn that streams ("redirected", cancelled) — or, if
+   * that turn just ended, replaces the latest one all the same — and supersedes the
+   * replaced turn's undecided hunks, as a retry does the failed turn's. A queued turn waits.
    */
   addTurn(request: TurnRequest): TurnView {
     this.requireOpen();
     const index = this.turns.length + 1;
+    const replaced = new Set<number>(request.replaces ? [request.replaces.index] : []);
     if (request.kind === 'redirect') {
-      for (const turn of this.turns) {
-        if (turn.status !== 'streaming') continue;
+      const streaming = this.turns.filter((turn) => turn.status === 'streaming');
+      // Marked first: the cancelled stream's ending then says nothing more about them.
+      for (const turn of streaming) {
         turn.followedBy = index;
         this.move(turn, 'redirected');
       }
       this.stop();
-      this.hunks.supersedeBefore(index);
+      const latest = this.latestSent();
+      for (const turn of streaming.length > 0 ? streaming : latest ? [latest] : []) replaced.add(turn.index);
     }
+    if (replaced.size > 0) this.hunks.supersede(replaced);
     const askedAtEpochMs = request.askedAtEpochMs ?? Date.now();
     const turn: TurnView = { index, kind: request.kind, text: request.text, depth: request.depth, model: request.model, status: request.kind === 'queued' ? 'queued' : 'streaming', prose: '', askedAtEpochMs };
     this.turns.push(turn);
@@ -154,10 +162,10 @@ export class Conversation implements Disposable {
    * it (its hunks anchor against them, so a save made while it writes is merged or
    * reported). A stream that cannot open fails the turn; its words stay.
    */
-  async open(turn: TurnView, prompt: BuiltPrompt & { history?: readonly ConversationMessage[] }, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<void> {
+  async open(turn: TurnView, prompt: BuiltPrompt & { history?: readonly ConversationMessage[] }, shown: ReadonlyMap<string, FileText>, keypressEpochMs?: number): Promise<boolean> {
     this.requireOpen();
-    if (turn.status === 'queued') this.move(turn, 'send');
-    if (turn.status !== 'streaming') return;
+    this.beginSending(turn);
+    if (turn.status !== 'streaming') return false;
     this.hunks.noteShown(shown);
     if (this.askedPaths.length === 0) this.askedPaths.push(...shown.keys());
     turn.startedAtEpochMs = Date.now();
@@ -168,11 +176,24 @@ export class Conversation implements Disposable {
       stream = await this.options.openStream(prompt, turn.depth, this.sinkFor(turn, parser), keypressEpochMs);
     } catch (error) {
       parser.finish(true);
-      return this.fail(turn, error);
+      this.fail(turn, error);
+      return false;
     }
     // Stopped, redirected or let go while the stream was still opening: stop it now.
-    if (this.disposed || turn.status !== 'streaming' || this.stoppedTurn === turn.index) return stream.cancel();
+    if (this.disposed || turn.status !== 'streaming' || this.stoppedTurn === turn.index) {
+      stream.cancel();
+      return false;
+    }
     this.stream = { turn: turn.index, stream };
+    return true;
+  }
+
+  /**
+   * A queued turn's request is being prepared: it streams from now on, so a redirect,
+   * Esc or another queued message sees it (it takes effect now).
+   */
+  beginSending(turn: TurnView): void {
+    if (turn.status === 'queued') this.move(turn, 'send');
   }
 
   /** A turn failed before or while its stream opened (a file gone, no key…): it keeps its words and offers Retry. */
@@ -253,6 +274,7 @@ export class Conversation implements Disposable {
       turns: this.turns.map((turn) => ({ ...turn, ...(turn.failure ? { failure: { ...turn.failure } } : {}) })),
       problems: [...this.problems],
       board: this.hunks.snapshot(),
+      note: this.hunks.decisions.peek(),
     };
   }
 
@@ -321,7 +343,8 @@ export class Conversation implements Disposable {
   private failureOf(turn: TurnView, code: string, retryAfterSeconds?: number): TurnFailure {
     const needsSettings = code === 'unauthorized' || code === 'no-key' || code === 'model-not-found' || code === 'bad-configuration' || code === 'invalid-provider';
     const { deepModel } = this.options.failureOptions(turn.depth);
-    const failure: TurnFailure = { code, canRetryDeep: turn.depth === 'fast' && deepModel !== null && code !== 'unauthorized' && code !== 'no-key', needsSettings };
+    // The deep model shares the key and, usually, the quota: not offered for those failures.
+    const failure: TurnFailure = { code, canRetryDeep: turn.depth === 'fast' && deepModel !== null && !['unauthorized', 'no-key', 'rate-limited'].includes(code), needsSettings };
     // Kept for the service to schedule the automatic retry (and shown as its countdown).
     if (retryAfterSeconds !== undefined) failure.retryAtEpochMs = Date.now() + retryAfterSeconds * 1000;
     return failure;

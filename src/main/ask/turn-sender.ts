@@ -34,16 +34,19 @@ export class TurnSender {
    * while the request could still be refused). Never throws: a failure is the turn's.
    */
   async send(conversation: Conversation, turn: TurnView, project: OpenProject, keypressEpochMs?: number, prepared?: PreparedTurn): Promise<void> {
+    // A queued turn takes effect now: a redirect or Esc while it is prepared reaches it.
+    conversation.beginSending(turn);
     try {
       const note = conversation.hunks.decisions.peek();
-      if (note.length > 0) conversation.setNote(turn, note.join('; '));
       const texts = prepared?.files ?? (await promptFiles(project, conversation.paths));
       const built = prepared && note.length === 0 ? prepared.prompt : await this.options.buildPrompt({ files: texts, question: questionWithNote(turn.text, note), focus: conversation.focus, depth: turn.depth });
       if (!this.options.isOpen(project)) throw closedMeanwhile();
       const history = historyMessages(conversation.turnsBefore(turn.index));
-      await conversation.open(turn, { ...built, history }, new Map(texts.map((file) => [file.path, file.text])), keypressEpochMs);
-      // The model has it: the next turn's note starts afresh (decisions made meanwhile stay).
-      if (turn.status !== 'failed') conversation.hunks.decisions.forget(note);
+      const opened = await conversation.open(turn, { ...built, history }, new Map(texts.map((file) => [file.path, file.text])), keypressEpochMs);
+      // Only a request that went out told the model: then the next note starts afresh (decisions made meanwhile stay).
+      if (!opened || note.length === 0) return;
+      conversation.hunks.decisions.forget(note);
+      conversation.setNote(turn, note.join('; '));
     } catch (error) {
       if (!conversation.isOver) conversation.fail(turn, error);
     }

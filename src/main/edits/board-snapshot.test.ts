@@ -19,7 +19,7 @@ const snapshot = (...hunks: BoardSnapshot['hunks']): BoardSnapshot => ({ files: 
 describe('a board kept between runs', () => {
   it('settles undecided hunks again, and never leaves one streaming or being written', () => {
     const { hunks, toSettle } = restoredRecords(snapshot(hunk('1.0', 'pending'), hunk('1.1', 'streaming'), hunk('1.2', 'applying'), hunk('1.3', 'accepted'), hunk('1.4', 'conflict')));
-    expect(hunks.map((record) => record.state)).toEqual(['streaming', 'partial', 'conflict', 'accepted', 'streaming']);
+    expect(hunks.map((record) => record.state)).toEqual(['streaming', 'partial', 'refused', 'accepted', 'streaming']);
     expect(toSettle.map((record) => record.id)).toEqual(['1.0', '1.4']);
     expect(hunks[2]!.message).toContain('Flint stopped while writing this hunk');
     expect(toSettle.every((record) => record.complete)).toBe(true);

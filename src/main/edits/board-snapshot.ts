@@ -80,8 +80,9 @@ export function snapshotOf(files: readonly FileRecord[], order: readonly HunkRec
  * - Undecided complete hunks are settled again (their file may have changed, moved or
  *   gone while Flint was not running): back to 'streaming', complete.
  * - A hunk that was still streaming is partial: its stream is gone.
- * - A hunk that was being written may or may not have landed: it becomes a conflict (only
- *   rejectable), so it is never written twice. The undo journal has what did land.
+ * - A hunk that was being written may or may not have landed: it is refused (only
+ *   rejectable, never planned again, whatever the file does), so it is never written twice.
+ *   The undo journal has what did land.
  */
 export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[]; hunks: HunkRecord[]; toSettle: HunkRecord[] } {
   const files: FileRecord[] = snapshot.files.map((file) => ({ ...file }));
@@ -95,7 +96,7 @@ export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[];
     } else if (saved.state === 'streaming') {
       Object.assign(hunk, { state: 'partial', complete: false, message: 'Flint stopped before this hunk was complete; it can only be discarded.' });
     } else if (saved.state === 'applying') {
-      Object.assign(hunk, { state: 'conflict', message: 'Flint stopped while writing this hunk: check the file, then reject it (Undo has what was written).' });
+      Object.assign(hunk, { state: 'refused', message: 'Flint stopped while writing this hunk: it may or may not be on disk, so it is not offered again. Check the file; Undo has what was written.' });
     }
     hunks.push(hunk);
   }

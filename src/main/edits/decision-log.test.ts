@@ -5,13 +5,13 @@ import { DecisionLog } from './decision-log';
 const BASE = versionOfText(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].join('\n'));
 
 describe('DecisionLog', () => {
-  it('says each decision once, in order, and starts afresh after take()', () => {
+  it('says each hunk’s latest decision once, in the order they happened', () => {
     const log = new DecisionLog();
-    log.rejected(2, 'src/a.ts');
     log.accepted(1, 'src/a.ts');
     log.rejected(2, 'src/a.ts');
-    expect(log.take()).toEqual(['hunk 2 in src/a.ts rejected', 'hunk 1 in src/a.ts accepted (written to disk)']);
-    expect(log.take()).toEqual([]);
+    log.undone(1, 'src/a.ts');
+    log.accepted(1, 'src/a.ts');
+    expect(log.peek()).toEqual(['hunk 2 in src/a.ts rejected', 'hunk 1 in src/a.ts accepted (written to disk)']);
   });
 
   it('names the user’s changes under a pending hunk in the line numbers the model saw, and none elsewhere', () => {
@@ -19,7 +19,7 @@ describe('DecisionLog', () => {
     const current = versionOfText(['a', 'b', 'C', 'D', 'e', 'f', 'g', 'H'].join('\n'));
     // The hunk covers lines 3–5 of what the model saw; line 8 changed too, away from it.
     log.userChanged(1, 'src/a.ts', BASE, current, { start: 3, count: 3 });
-    expect(log.take()).toEqual(['lines 3–4 of src/a.ts changed by the user since your answer (under hunk 1)']);
+    expect(log.peek()).toEqual(['lines 3–4 of src/a.ts changed by the user since your answer (under hunk 1)']);
   });
 
   it('keeps what the model has not heard yet: forget() drops only the lines it was sent', () => {

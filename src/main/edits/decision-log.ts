@@ -1,8 +1,9 @@
 /**
- * What the user did to an answer's hunks since the model last heard from Flint: which
- * were rejected or written, and which lines under a pending hunk the user changed. The
- * conversation sends it with the next turn (or a redirect) as a short structured note,
- * so the model does not propose a rejected change again or overwrite the user's edit.
+ * What the user did to an answer's hunks since the model last heard from Flint: the
+ * latest decision on each hunk (rejected, written, undone) and the lines under a pending
+ * hunk the user changed. The conversation sends it with the next turn (or a redirect) as
+ * a short structured note, so the model does not propose a rejected change again or
+ * overwrite the user's edit. Kept with the conversation between runs.
  */
 import type { FileVersion } from './file-version';
 
@@ -13,19 +14,19 @@ export interface LineRange {
 }
 
 export class DecisionLog {
-  /** In order, without repeats (a range changed twice is said once). */
-  private readonly entries = new Set<string>();
+  /** Each line of the note by what it is about (a hunk, or a changed range), latest last. */
+  private readonly entries = new Map<string, string>();
 
   rejected(number: number, path: string): void {
-    this.entries.add(`hunk ${number} in ${path} rejected`);
+    this.decided(number, path, 'rejected');
   }
 
   accepted(number: number, path: string): void {
-    this.entries.add(`hunk ${number} in ${path} accepted (written to disk)`);
+    this.decided(number, path, 'accepted (written to disk)');
   }
 
   undone(number: number, path: string): void {
-    this.entries.add(`hunk ${number} in ${path} undone (no longer on disk)`);
+    this.decided(number, path, 'undone (no longer on disk)');
   }
 
   /**
@@ -41,24 +42,34 @@ export class DecisionLog {
       const from = region.start + 1;
       const to = Math.max(region.end, region.start + 1);
       const lines = from === to ? `line ${from}` : `lines ${from}–${to}`;
-      this.entries.add(`${lines} of ${path} changed by the user since your answer (under hunk ${number})`);
+      this.set(`${path}:${from}-${to}`, `${lines} of ${path} changed by the user since your answer (under hunk ${number})`);
     }
-  }
-
-  /** The note's lines, and a fresh start. */
-  take(): string[] {
-    const lines = [...this.entries];
-    this.entries.clear();
-    return lines;
   }
 
   /** The note's lines, kept until the model has them (a turn that fails keeps them for the next). */
   peek(): string[] {
-    return [...this.entries];
+    return [...this.entries.values()];
   }
 
-  /** The model has these lines: later ones stay for the next note. */
+  /** The model has these lines: later ones (and a later decision on the same hunk) stay for the next note. */
   forget(lines: readonly string[]): void {
-    for (const line of lines) this.entries.delete(line);
+    const sent = new Set(lines);
+    for (const [key, line] of this.entries) if (sent.has(line)) this.entries.delete(key);
+  }
+
+  /** Lines kept from an earlier run (the model has not heard them yet). */
+  restore(lines: readonly string[]): void {
+    for (const line of lines) this.entries.set(`kept:${line}`, line);
+  }
+
+  /** A hunk's latest decision replaces an earlier one (accepted, undone, accepted again: accepted). */
+  private decided(number: number, path: string, what: string): void {
+    this.set(`hunk:${number}`, `hunk ${number} in ${path} ${what}`);
+  }
+
+  private set(key: string, line: string): void {
+    // Moved to the end: the note reads in the order things happened.
+    this.entries.delete(key);
+    this.entries.set(key, line);
   }
 }

@@ -53,6 +53,8 @@ export class HunkBoard implements Disposable {
   readonly decisions = new DecisionLog();
   /** The next hunk's number in the answer ("hunk 2"), across turns. */
   private nextNumber = 1;
+  /** Some hunk was superseded: newer hunks' changes may move its warning (see report). */
+  private hasSuperseded = false;
   private disposed = false;
 
   constructor(private readonly options: HunkBoardOptions) {
@@ -100,15 +102,14 @@ export class HunkBoard implements Disposable {
 
   reject(hunkId: string): HunkState {
     const hunk = this.require(hunkId);
-    const wasRejected = hunk.state === 'rejected';
     this.decide(hunk, { type: 'reject' });
-    if (!wasRejected) this.decisions.rejected(hunk.number, this.files[hunk.fileIndex]!.path);
     return hunk.state;
   }
 
-  /** A redirect replaces the turns before `turn` (see superseded-hunks.ts); returns how many hunks it superseded. */
-  supersedeBefore(turn: number): number {
-    const superseded = supersede(this.order, turn);
+  /** A redirect or a retry replaced `turns` (see superseded-hunks.ts); returns how many hunks it superseded. */
+  supersede(turns: ReadonlySet<number>): number {
+    const superseded = supersede(this.order, turns);
+    this.hasSuperseded ||= superseded.length > 0;
     for (const hunk of superseded) this.report(hunk);
     return superseded.length;
   }
@@ -123,10 +124,7 @@ export class HunkBoard implements Disposable {
     return snapshotOf(this.files, this.order);
   }
 
-  /**
-   * Takes back a board kept from an earlier run; its undecided hunks are planned again on
-   * the files as they are now. For a new, empty board only.
-   */
+  /** Takes back a board kept from an earlier run (into a new, empty one); its undecided hunks are planned again on today's files. */
   restore(snapshot: BoardSnapshot): void {
     if (this.order.length > 0 || this.files.length > 0) throw new Error('restore() is for an empty board');
     const { files, hunks, toSettle } = restoredRecords(snapshot);
@@ -134,6 +132,7 @@ export class HunkBoard implements Disposable {
     this.order.push(...hunks);
     for (const hunk of hunks) this.hunks.set(hunk.id, hunk);
     this.nextNumber = Math.max(1, ...hunks.map((hunk) => hunk.number + 1));
+    this.hasSuperseded = hunks.some((hunk) => hunk.superseded);
     for (const hunk of toSettle) void this.settle(hunk);
   }
 
@@ -224,6 +223,7 @@ export class HunkBoard implements Disposable {
     for (const hunk of this.order) {
       if (hunk.journalEntryId !== entryId) continue;
       if (undone) this.decisions.undone(hunk.number, this.files[hunk.fileIndex]!.path);
+      else this.decisions.accepted(hunk.number, this.files[hunk.fileIndex]!.path);
       if (undone) this.transition(hunk, { type: 'undone' }, { message: 'Undone; you can accept it again.' });
       else this.transition(hunk, { type: 'redone' }, { message: 'Redone.' });
       if (hunk.kind === 'move') this.followMove(this.files[hunk.fileIndex]!, undone);
@@ -357,11 +357,12 @@ export class HunkBoard implements Disposable {
     return hunk;
   }
 
-  /** A user's decision: one the hunk's state does not allow is refused in words. */
+  /** A user's decision: one the hunk's state does not allow is refused in words; a rejection is told to the model. */
   private decide(hunk: HunkRecord, event: HunkEvent): void {
     const next = nextHunkState(hunk.state, event);
     if (!next.ok) throw new FlintFailure('invalid-state', next.message);
     this.transition(hunk, event);
+    if (event.type === 'reject') this.decisions.rejected(hunk.number, this.files[hunk.fileIndex]!.path);
   }
 
   /**
@@ -390,7 +391,7 @@ export class HunkBoard implements Disposable {
     // A hunk's first line is urgent: see UpdateBatcher.
     this.options.report(hunkUpdateOf(hunk, file, appendLines, overlap), appendLines.length > 0 && hunk.lines.length === appendLines.length);
     // A newer hunk that moved on may now touch (or no longer touch) a superseded one's lines: its warning follows.
-    if (!hunk.superseded && appendLines.length === 0) {
+    if (this.hasSuperseded && !hunk.superseded && appendLines.length === 0) {
       for (const other of this.order) if (other.superseded && isUndecided(other.state) && this.files[other.fileIndex]!.path === file.path) this.report(other);
     }
   }

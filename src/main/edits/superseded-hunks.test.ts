@@ -27,7 +27,7 @@ describe('hunks a redirect superseded', () => {
     const flint = await boardOnDisk({ 'src/invoices.ts': INVOICES });
     try {
       await flint.stream(SKIP, 7, 1);
-      expect(flint.board.supersedeBefore(2)).toBe(1);
+      expect(flint.board.supersede(new Set([1]))).toBe(1);
       await flint.stream(REDUCE, 7, 2);
       expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending', superseded: true, overlapsNewer: expect.stringContaining('Hunk 2 (from the redirect) changes the same lines') });
       expect(flint.board.counts()).toEqual({ pending: 1, superseded: 1 });
@@ -43,10 +43,10 @@ describe('hunks a redirect superseded', () => {
     const flint = await boardOnDisk({ 'src/invoices.ts': INVOICES });
     try {
       await flint.stream(SKIP, 7, 1);
-      flint.board.supersedeBefore(2);
+      flint.board.supersede(new Set([1]));
       expect(await flint.board.accept('1.0')).toBe('accepted');
       expect(await flint.read('src/invoices.ts')).toContain("if (invoice.status !== 'cancelled')");
-      expect(flint.board.supersedeBefore(3)).toBe(0);
+      expect(flint.board.supersede(new Set([1, 2]))).toBe(0);
       expect(flint.hunks.get('1.0')?.state).toBe('accepted');
     } finally {
       await flint.close();
@@ -57,7 +57,7 @@ describe('hunks a redirect superseded', () => {
     const flint = await boardOnDisk({ 'src/invoices.ts': INVOICES });
     try {
       await flint.stream(SKIP, 7, 1);
-      flint.board.supersedeBefore(2);
+      flint.board.supersede(new Set([1]));
       await flint.stream(REDUCE, 7, 2);
       await flint.board.accept('2.0');
       const superseded = flint.hunks.get('1.0')!;

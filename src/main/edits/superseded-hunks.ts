@@ -1,5 +1,5 @@
 /**
- * Hunks a redirect replaced. When a turn is redirected, its hunks not yet decided
+ * Hunks a redirect (or a retry) replaced. When a turn is redirected, its hunks not yet decided
  * (complete, settling or cut off) are superseded: left out of Accept all and the A key,
  * still acceptable one by one, with a warning when a newer hunk changes the same lines.
  * Accepted ones stay accepted.
@@ -11,11 +11,11 @@ import type { HunkRecord } from './edit-records';
 /** States in which a hunk's lines are (or are about to be) what the file holds. */
 const LIVE: ReadonlySet<HunkState> = new Set(['pending', 'applying', 'accepted']);
 
-/** Marks the undecided hunks of turns before `turn` superseded; returns those it marked. */
-export function supersede(order: readonly HunkRecord[], turn: number): HunkRecord[] {
+/** Marks the undecided hunks of `turns` (those a redirect or a retry replaced) superseded; returns those it marked. */
+export function supersede(order: readonly HunkRecord[], turns: ReadonlySet<number>): HunkRecord[] {
   const marked: HunkRecord[] = [];
   for (const hunk of order) {
-    if (hunk.turn >= turn || hunk.superseded || !(isUndecided(hunk.state) || hunk.state === 'streaming')) continue;
+    if (!turns.has(hunk.turn) || hunk.superseded || !(isUndecided(hunk.state) || hunk.state === 'streaming')) continue;
     hunk.superseded = true;
     marked.push(hunk);
   }

@@ -41,7 +41,7 @@ export function AnswerBlock({ view, answer, onOpenSettings }: AnswerBlockProps) 
     >
       <AnswerBar view={view} onAcceptAll={() => void answer.acceptAll()} onRejectAll={() => void answer.rejectAll()} />
       {view.turns.map((turn) => (
-        <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} isLatest={turn.index === view.turns.length} onOpenSettings={onOpenSettings} />
+        <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} onOpenSettings={onOpenSettings} />
       ))}
       {view.problems.length > 0 && <ProblemNotes problems={view.problems} />}
     </div>

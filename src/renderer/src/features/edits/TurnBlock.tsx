@@ -15,7 +15,6 @@ export interface TurnBlockProps {
   view: AnswerView;
   turn: TurnView;
   answer: AnswerHandle;
-  isLatest: boolean;
   onOpenSettings: () => void;
 }
 
@@ -27,7 +26,7 @@ const KIND_LABELS: Record<TurnView['kind'], string> = {
   retry: 'Retry',
 };
 
-export function TurnBlock({ view, turn, answer, isLatest, onOpenSettings }: TurnBlockProps) {
+export function TurnBlock({ view, turn, answer, onOpenSettings }: TurnBlockProps) {
   const { current, superseded } = hunksOfTurn(view, turn.index);
   const card = (id: string) => <HunkCard key={id} hunk={view.hunks[id]!} store={answer.lines} onAccept={answer.accept} onReject={answer.reject} />;
   return (
@@ -58,7 +57,7 @@ export function TurnBlock({ view, turn, answer, isLatest, onOpenSettings }: Turn
           {superseded.map(card)}
         </details>
       )}
-      <TurnStatus turn={turn} isLatest={isLatest} answer={answer} onOpenSettings={onOpenSettings} />
+      <TurnStatus turn={turn} answer={answer} onOpenSettings={onOpenSettings} />
     </section>
   );
 }

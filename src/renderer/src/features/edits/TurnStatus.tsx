@@ -10,12 +10,11 @@ import type { AnswerHandle } from './use-answer';
 
 export interface TurnStatusProps {
   turn: TurnView;
-  isLatest: boolean;
   answer: AnswerHandle;
   onOpenSettings: () => void;
 }
 
-export function TurnStatus({ turn, isLatest, answer, onOpenSettings }: TurnStatusProps) {
+export function TurnStatus({ turn, answer, onOpenSettings }: TurnStatusProps) {
   const at = (epochMs: number | undefined) => (epochMs === undefined ? '' : new Date(epochMs).toLocaleTimeString());
   switch (turn.status) {
     case 'queued':
@@ -29,7 +28,7 @@ export function TurnStatus({ turn, isLatest, answer, onOpenSettings }: TurnStatu
     case 'stopped':
       return <p className="turn-status">{turn.message ?? 'Stopped.'} ({at(turn.endedAtEpochMs)})</p>;
     case 'failed':
-      return <FailedTurn turn={turn} isLatest={isLatest} answer={answer} onOpenSettings={onOpenSettings} />;
+      return <FailedTurn turn={turn} answer={answer} onOpenSettings={onOpenSettings} />;
     default: {
       const exhaustive: never = turn.status;
       return exhaustive;
@@ -42,10 +41,11 @@ function sentWords(turn: TurnView, at: (epochMs: number | undefined) => string):
   return turn.kind === 'queued' && turn.startedAtEpochMs !== undefined ? `Queued at ${at(turn.askedAtEpochMs)}, sent at ${at(turn.startedAtEpochMs)} when the answer above ended. ` : '';
 }
 
-function FailedTurn({ turn, isLatest, answer, onOpenSettings }: TurnStatusProps) {
+function FailedTurn({ turn, answer, onOpenSettings }: TurnStatusProps) {
   const failure = turn.failure;
   const seconds = useCountdown(failure?.retryAtEpochMs);
-  const canRetry = isLatest && turn.followedBy === undefined;
+  // Any failed turn not yet retried (a queued message left unsent is not always the latest).
+  const canRetry = turn.followedBy === undefined;
   return (
     <div className="turn-failure" role="alert">
       <p className="form-error">{turn.message ?? 'The request failed.'}</p>

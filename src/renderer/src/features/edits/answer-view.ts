@@ -47,7 +47,8 @@ export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpda
     order,
     turns: applyTurns(current.turns, update),
     status: update.status ?? current.status,
-    ...(update.message !== undefined ? { message: update.message } : {}),
+    // A status brings its own message or none (as main's batcher sends them).
+    message: update.status !== undefined ? update.message : (update.message ?? current.message),
     problems: update.problems ? [...current.problems, ...update.problems] : current.problems,
   };
 }

@@ -88,7 +88,8 @@ export function useConversationSync(
       flint.on('ask:conversations', (list) => {
         setConversations(list);
         const ids = list.map((summary) => summary.sessionId);
-        // The history came back (a restart) or went with its project.
+        // The history came back (a restart) or went with its project; a question being asked shows its own conversation.
+        if (early.current !== null) return;
         if (sessionId.current === null && ids.length > 0) void show(ids[0]!);
         else if (sessionId.current !== null && loading.current === null && !ids.includes(sessionId.current) && !isJustAsked(askedAt)) forget();
       }),

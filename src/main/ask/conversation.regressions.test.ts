@@ -1,0 +1,346 @@
+/**
+ * What a review of the conversations work found, pinned: queue, redirect and retry racing
+ * each other and the answer's end, the automatic 429 retry, the history kept across a
+ * close, and the note. Streams are driven by hand on a real workspace. Each failed before its fix.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
+import type { InferenceService } from '../inference/inference-service';
+import type { ConversationMessage, StreamEnd, StreamSink } from '../inference/model-stream';
+import { createMemoryLogger } from '../logger';
+import { Workspace } from '../workspace/workspace';
+import { AnswerService } from './answer-service';
+import { historyMessages } from './conversation-record';
+import { ConversationStore } from './conversation-store';
+import type { BuiltPrompt, PromptRequest } from './prompt-builder';
+
+// ---------------------------------------------------------------------------------------
+// A real workspace and AnswerService, with streams the test drives by hand.
+
+const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
+const FIRST_HUNK = '*** Begin Patch\n*** Update File: src/a.ts\n@@ export function first\n-  return 1;\n+  return 10;\n*** End Patch\n';
+const LATENCY = { keypressToWriteMs: 0, requestToFirstDeltaMs: 0, tokensPerSecond: 0, totalMs: 0, outputTokens: 0, model: 'fast-m' };
+
+interface FakeStream {
+  prompt: string;
+  history: readonly ConversationMessage[];
+  sink: StreamSink;
+  ended: boolean;
+  cancelled: boolean;
+  complete(text?: string): void;
+  end(end: Omit<StreamEnd, 'latency'>): void;
+}
+
+interface Harness {
+  project: TempProject;
+  config: string;
+  workspace: Workspace;
+  answers: AnswerService;
+  streams: FakeStream[];
+  /** Streams open at once, at most, so far. */
+  maxOpen: () => number;
+  historyFolder: string;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+async function harness(options: { buildPrompt?: (request: PromptRequest) => Promise<BuiltPrompt>; failOpen?: (prompt: string) => boolean; history?: boolean } = {}): Promise<Harness> {
+  const project = await createTempProject({ 'src/a.ts': ORIGINAL });
+  const config = await mkdtemp(join(tmpdir(), 'flint-review-'));
+  const logger = createMemoryLogger();
+  const streams: FakeStream[] = [];
+  let open = 0;
+  let maxOpen = 0;
+  const inference = {
+    modelFor: (depth: string) => ({ model: depth === 'deep' ? 'deep-m' : 'fast-m', kind: 'responses', windowTokens: 100_000 }),
+    openStream: async (input: { prompt: string; history?: readonly ConversationMessage[] }, sink: StreamSink) => {
+      if (options.failOpen?.(input.prompt)) throw new Error('The server failed (500).');
+      open += 1;
+      maxOpen = Math.max(maxOpen, open);
+      const stream: FakeStream = {
+        prompt: input.prompt,
+        history: input.history ?? [],
+        sink,
+        ended: false,
+        cancelled: false,
+        complete(text = '') {
+          if (text) sink.onDelta(text);
+          stream.end({ outcome: 'completed' });
+        },
+        end(end) {
+          if (stream.ended) return;
+          stream.ended = true;
+          open -= 1;
+          sink.onEnd({ ...end, latency: LATENCY });
+        },
+      };
+      streams.push(stream);
+      return {
+        cancel: () => {
+          if (stream.ended) return;
+          stream.cancelled = true;
+          stream.end({ outcome: 'cancelled' });
+        },
+        done: new Promise<StreamEnd>(() => undefined),
+      };
+    },
+  } as unknown as InferenceService;
+  const workspace = new Workspace({ journalFolder: join(config, 'journals'), logger });
+  const historyFolder = join(config, 'conversations');
+  const answers = new AnswerService({
+    workspace,
+    inference,
+    buildPrompt: options.buildPrompt ?? (async (request) => ({ instructions: 'i', input: request.question })),
+    logger,
+    ...(options.history ? { historyFolder } : {}),
+  });
+  await workspace.open(project.root);
+  workspace.requireProject().currentFile.select('src/a.ts');
+  cleanups.push(async () => {
+    answers.dispose();
+    await workspace.close('closed', 'test over');
+    workspace.dispose();
+    await answers.flush();
+    await project.remove();
+    await rm(config, { recursive: true, force: true });
+  });
+  return { project, config, workspace, answers, streams, maxOpen: () => maxOpen, historyFolder };
+}
+
+const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks the first question and waits for its stream. */
+async function firstQuestion(h: Harness, prompt = 'change first'): Promise<string> {
+  const { sessionId } = await h.answers.ask({ prompt, depth: 'fast' });
+  await waitFor(() => h.streams.length >= 1, 'the first stream');
+  return sessionId;
+}
+
+describe('queue, redirect and retry (AnswerService)', () => {
+  it('a message queued (Tab) before a redirect (Enter) is sent — or said not sent — once the redirect’s answer ends; it is never left "queued" forever', async () => {
+    const h = await harness();
+    const id = await firstQuestion(h);
+    await h.answers.queue(id, 'queued words: also rename it');
+    await h.answers.redirect(id, 'no, use reduce instead');
+    await waitFor(() => h.streams.length === 2, 'the redirect’s stream');
+    h.streams[1]!.complete('Done.\n');
+    await tick(100);
+    const conversation = h.answers.conversation(id);
+    expect(conversation.turn(2)).toMatchObject({ kind: 'queued', text: 'queued words: also rename it' });
+    // Either sent after the redirect's answer, or ended with Retry: anything but waiting forever.
+    expect(conversation.turn(2).status).not.toBe('queued');
+  });
+
+  it('a message queued while the previous queued message is still being prepared waits for it: one conversation never streams two turns at once', async () => {
+    const h = await harness();
+    const id = await firstQuestion(h);
+    await h.answers.queue(id, 'second message');
+    // The first answer ends: the queued turn is being prepared (its files read)…
+    h.streams[0]!.complete('First answer.\n');
+    // …and the user presses Tab again in that moment (the pane still showed "streaming").
+    await h.answers.queue(id, 'third message');
+    await tick(150);
+    const conversation = h.answers.conversation(id);
+    // Two of this conversation's streams were open at the same time (turns 2 and 3).
+    expect(h.maxOpen()).toBe(1);
+    expect(conversation.turn(3).status).toBe('queued');
+  });
+
+  it('a redirect (Enter) while the queued message is being sent interrupts that turn: it does not stream on beside the redirect, its hunks out of Accept all', async () => {
+    const h = await harness();
+    const id = await firstQuestion(h);
+    await h.answers.queue(id, 'queued: change first');
+    h.streams[0]!.complete('First answer.\n');
+    // The queued turn is being prepared; the user redirects.
+    await h.answers.redirect(id, 'no, change second instead');
+    await waitFor(() => h.streams.length === 3, 'every stream to open', 2_000).catch(() => undefined);
+    const conversation = h.answers.conversation(id);
+    const queuedStream = h.streams.find((stream) => stream.prompt.includes('queued: change first'));
+    // The abandoned turn answers with a hunk: it must not be one Accept all takes.
+    queuedStream?.sink.onDelta(FIRST_HUNK);
+    await tick(100);
+    expect(conversation.hunks.counts().pending).toBe(0);
+    expect(conversation.turn(2).status).not.toBe('streaming');
+  });
+
+  it('a redirect whose project closed while its prompt was being prepared is refused (the bar keeps the words), not reported as sent', async () => {
+    let release: () => void = () => undefined;
+    let preparing = false;
+    const h = await harness({
+      buildPrompt: async (request) => {
+        if (request.question.includes('slow')) {
+          preparing = true;
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+        return { instructions: 'i', input: request.question };
+      },
+    });
+    const id = await firstQuestion(h);
+    const redirected = h.answers.redirect(id, 'slow: use reduce instead');
+    await waitFor(() => preparing, 'the redirect to be prepared');
+    await h.workspace.close('closed', 'the user closed the folder');
+    release();
+    await expect(redirected).rejects.toMatchObject({ code: 'no-project' });
+  });
+
+  it('the automatic retry after a 429 is called off when the user asks something else in the conversation (it must not resend the old question later)', async () => {
+    const h = await harness();
+    const id = await firstQuestion(h, 'old question');
+    h.streams[0]!.end({ outcome: 'failed', message: 'Rate limited.', failure: { code: 'rate-limited', retryAfterSeconds: 0.3 } });
+    // The user moves on: a follow-up in the same conversation, answered at once.
+    await h.answers.ask({ prompt: 'new question instead', depth: 'fast', conversationId: id });
+    await waitFor(() => h.streams.length === 2, 'the follow-up’s stream');
+    h.streams[1]!.complete('Answered.\n');
+    await tick(700);
+    const conversation = h.answers.conversation(id);
+    expect(h.streams.map((stream) => stream.prompt)).toEqual(['old question', 'new question instead']);
+    expect(conversation.latest()?.text).toBe('new question instead');
+  });
+
+  it('a redirect supersedes only the redirected turn’s undecided hunks, not those of an earlier completed turn the user left pending', async () => {
+    const h = await harness();
+    const id = await firstQuestion(h, 'change first');
+    h.streams[0]!.complete(FIRST_HUNK);
+    const conversation = h.answers.conversation(id);
+    await waitFor(() => conversation.hunks.counts().pending === 1, 'turn 1’s hunk to be pending');
+    await h.answers.ask({ prompt: 'and change second too', depth: 'fast', conversationId: id });
+    await waitFor(() => h.streams.length === 2, 'the follow-up');
+    // The follow-up (turn 2) streams; the user redirects it.
+    await h.answers.redirect(id, 'no, make second return 22');
+    const turnOneHunk = conversation.hunks.snapshot().hunks.find((hunk) => hunk.id === '1.0');
+    expect(turnOneHunk?.superseded ?? false).toBe(false);
+    expect(conversation.hunks.counts()).toMatchObject({ pending: 1, superseded: 0 });
+  });
+
+  it('two redirects in 50 ms, the second failing: its Retry still tells the model which hunk was rejected', async () => {
+    let failed = false;
+    const h = await harness({
+      failOpen: (prompt) => {
+        if (failed || !prompt.includes('second redirect')) return false;
+        failed = true;
+        return true;
+      },
+    });
+    const id = await firstQuestion(h);
+    h.streams[0]!.complete(FIRST_HUNK);
+    const conversation = h.answers.conversation(id);
+    await waitFor(() => conversation.hunks.counts().pending === 1, 'the hunk');
+    conversation.hunks.reject('1.0');
+    const first = h.answers.redirect(id, 'first redirect');
+    const second = h.answers.redirect(id, 'second redirect');
+    await Promise.all([first, second]);
+    // It never went out: the note is not shown as told, and stays for the retry.
+    expect(conversation.turn(3)).toMatchObject({ status: 'failed' });
+    expect(conversation.turn(3).note).toBeUndefined();
+    await h.answers.retry(id, 3, 'fast');
+    await waitFor(() => h.streams.length === 2, 'the retry’s stream');
+    expect(h.streams[1]!.prompt).toContain('hunk 1 in src/a.ts rejected');
+  });
+});
+
+describe('Retry after a failure mid-answer', () => {
+  const INSERT = "*** Begin Patch\n*** Update File: src/a.ts\n@@ export function first() {\n+  console.log('first');\n   return 1;\n*** End Patch\n";
+
+  it('Retry replaces the failed turn like a redirect: Accept all writes the retried change once, not the failed turn’s copy too', async () => {
+    const h = await harness();
+    const id = await firstQuestion(h, 'log in first');
+    // The answer's hunk arrives whole, then the connection drops before the answer ends.
+    h.streams[0]!.sink.onDelta(INSERT);
+    h.streams[0]!.end({ outcome: 'failed', message: 'The connection dropped.', failure: { code: 'connection-lost' } });
+    const conversation = h.answers.conversation(id);
+    await waitFor(() => conversation.hunks.counts().pending === 1, 'the failed turn’s complete hunk');
+    // Retry (same model): the model answers the same change again.
+    await h.answers.retry(id, 1, 'fast');
+    await waitFor(() => h.streams.length === 2, 'the retry');
+    h.streams[1]!.complete(INSERT);
+    await waitFor(() => conversation.hunks.snapshot().hunks.every((hunk) => hunk.state !== 'streaming'), 'the retry’s hunk');
+    await conversation.hunks.acceptAll();
+    const text = await readFile(h.project.path('src/a.ts'), 'utf8');
+    expect(text.split("console.log('first');").length - 1).toBe(1);
+  });
+});
+
+describe('history kept on disk', () => {
+  it('a rejection made before Flint closed is still told to the model with the next turn after a restart', async () => {
+    const h = await harness({ history: true });
+    const id = await firstQuestion(h);
+    h.streams[0]!.complete(FIRST_HUNK);
+    await waitFor(() => h.answers.conversation(id).hunks.counts().pending === 1, 'the hunk');
+    h.answers.conversation(id).hunks.reject('1.0');
+    await tick(100);
+    // Flint quits and starts again: the project closes (history written) and opens.
+    await h.workspace.close('closed', 'quitting');
+    await h.answers.flush();
+    await h.workspace.open(h.project.root);
+    await waitFor(() => h.answers.conversations().some((summary) => summary.sessionId === id), 'the history to come back');
+    await h.answers.ask({ prompt: 'now do it differently', depth: 'fast', conversationId: id });
+    await waitFor(() => h.streams.length === 2, 'the follow-up');
+    expect(h.streams[1]!.prompt).toContain('hunk 1 in src/a.ts rejected');
+  });
+
+  it('a hunk whose write finished after the project began to close is kept as accepted (not "applying", which comes back as a conflict)', async () => {
+    const h = await harness({ history: true });
+    const id = await firstQuestion(h);
+    h.streams[0]!.complete(FIRST_HUNK);
+    const hunks = h.answers.conversation(id).hunks;
+    await waitFor(() => hunks.counts().pending === 1, 'the hunk');
+    const accepting = hunks.accept('1.0');
+    const closing = h.workspace.close('closed', 'quitting');
+    expect(await accepting).toBe('accepted');
+    await closing;
+    await h.answers.flush();
+    expect(await readFile(h.project.path('src/a.ts'), 'utf8')).toContain('return 10;');
+    const file = JSON.parse(await readFile(ConversationStore.fileFor(h.historyFolder, h.project.root), 'utf8')) as {
+      records: Array<{ board: { hunks: Array<{ id: string; state: string }> } }>;
+    };
+    expect(file.records[0]!.board.hunks.find((hunk) => hunk.id === '1.0')?.state).toBe('accepted');
+  });
+
+  it('an entry of the history file that cannot be read is set aside, not destroyed by the next save', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'flint-review-store-'));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const root = '/projects/demo';
+    const file = ConversationStore.fileFor(folder, root);
+    const good = { id: 'good' };
+    const fromNewerFlint = { id: 'newer', turns: [{ status: 'thinking' }] };
+    await writeFile(file, JSON.stringify({ format: 'flint-conversations', version: 1, projectRoot: root, records: [good, fromNewerFlint] }));
+    const parse = (value: unknown) => (typeof value === 'object' && value !== null && !('turns' in value) ? (value as { id: string }) : null);
+    const opened = await ConversationStore.open({ folder, projectRoot: root, parse, isPrecious: () => true, slim: (record) => record, logger: createMemoryLogger() });
+    expect(opened.notice).toContain('could not be read');
+    opened.store.save(opened.records);
+    await opened.store.flush();
+    opened.store.dispose();
+    const { readdir } = await import('node:fs/promises');
+    const kept = await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), 'utf8')));
+    expect(kept.some((text) => text.includes('"thinking"'))).toBe(true);
+  });
+});
+
+describe('what a follow-up tells the model of earlier turns', () => {
+  it('bounds the user’s earlier words like the model’s prose (a long paste is not resent eight times)', () => {
+    const paste = 'x'.repeat(300_000);
+    const turns = Array.from({ length: 8 }, (_, index) => ({
+      index: index + 1,
+      kind: 'follow-up' as const,
+      text: paste,
+      depth: 'fast' as const,
+      model: 'fast-m',
+      status: 'complete' as const,
+      prose: 'ok',
+      askedAtEpochMs: 0,
+      startedAtEpochMs: 0,
+    }));
+    const sent = historyMessages(turns).reduce((sum, message) => sum + message.text.length, 0);
+    expect(sent).toBeLessThan(8 * 2 * 4_100);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// The renderer's copy of the conversation (use-answer.ts + use-conversation-sync.ts), run
+// with a stand-in React (hooks as plain calls) and a stand-in `flint`.
