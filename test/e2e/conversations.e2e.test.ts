@@ -10,36 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { INVOICES, INVOICES_AFTER_REDUCE, SKIP_CANCELLED, USE_REDUCE } from '../fixtures/conversation-answers';
 import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
 import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { SimScriptSchema } from '../sim/sim-script';
 import { startSimulator, type Simulator } from '../sim/simulator';
 
 const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
-const INVOICES = ['export function total(invoices) {', '  let sum = 0;', '  for (const invoice of invoices) {', '    sum += invoice.amount;', '  }', '  return sum;', '}', ''].join('\n');
 /** The first answer: a hunk, then a long tail of prose, so it still streams when the user redirects. */
 const SKIP = `Skipping cancelled invoices.
-*** Begin Patch
-*** Update File: src/invoices.ts
-@@ for (const invoice of invoices) {
--    sum += invoice.amount;
-+    if (invoice.status !== 'cancelled') sum += invoice.amount;
-*** End Patch
-${Array.from({ length: 40 }, (_, index) => `Note ${index + 1}: cancelled invoices are those the customer withdrew.`).join('\n')}
+${SKIP_CANCELLED}${Array.from({ length: 40 }, (_, index) => `Note ${index + 1}: cancelled invoices are those the customer withdrew.`).join('\n')}
 `;
-const REDUCE = `Using reduce instead.
-*** Begin Patch
-*** Update File: src/invoices.ts
-@@
--  let sum = 0;
--  for (const invoice of invoices) {
--    sum += invoice.amount;
--  }
--  return sum;
-+  return invoices.reduce((sum, invoice) => sum + invoice.amount, 0);
-*** End Patch
-`;
-const AFTER_REDUCE = ['export function total(invoices) {', '  return invoices.reduce((sum, invoice) => sum + invoice.amount, 0);', '}', ''].join('\n');
+const REDUCE = `Using reduce instead.\n${USE_REDUCE}`;
+const AFTER_REDUCE = INVOICES_AFTER_REDUCE;
 const TWO = `Two small changes.
 *** Begin Patch
 *** Update File: src/invoices.ts

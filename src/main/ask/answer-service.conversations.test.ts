@@ -1,21 +1,12 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bothFunctionsPatch, TWO_FUNCTIONS } from '../../../test/fixtures/conversation-answers';
 import { answersOnSim, type AnswersOnSim, type AnswersRun } from '../../../test/helpers/answers-on-sim';
 import { waitFor } from '../../../test/helpers/temp-project';
 
-const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
-const TWO_HUNKS = `Changing both functions.
-*** Begin Patch
-*** Update File: src/app.ts
-@@ export function first
--  return 1;
-+  return 10;
-@@ export function second
--  return 2;
-+  return 20;
-*** End Patch
-`;
+const ORIGINAL = TWO_FUNCTIONS;
+const TWO_HUNKS = `Changing both functions.\n${bothFunctionsPatch('src/app.ts')}`;
 const FIRST_ONLY = `Only the first.
 *** Begin Patch
 *** Update File: src/app.ts

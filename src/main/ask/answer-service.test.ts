@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bothFunctionsPatch, TWO_FUNCTIONS } from '../../../test/fixtures/conversation-answers';
 import type { HunkState } from '../../shared/edits/hunk-types';
 import type { AnswerUpdate } from '../../shared/ask-types';
 import { MemorySecretStore } from '../../../test/helpers/test-core';
@@ -16,19 +17,9 @@ import { Workspace } from '../workspace/workspace';
 import { AnswerService } from './answer-service';
 import { PromptBuilder } from './prompt-builder';
 
-const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
+const ORIGINAL = TWO_FUNCTIONS;
 
-const TWO_HUNKS = `Changing both functions.
-*** Begin Patch
-*** Update File: src/app.ts
-@@ export function first
--  return 1;
-+  return 10;
-@@ export function second
--  return 2;
-+  return 20;
-*** End Patch
-`;
+const TWO_HUNKS = `Changing both functions.\n${bothFunctionsPatch('src/app.ts')}`;
 
 const ADJACENT = `*** Begin Patch
 *** Update File: src/mixed.ts

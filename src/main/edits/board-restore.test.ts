@@ -5,21 +5,13 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bothFunctionsPatch, TWO_FUNCTIONS } from '../../../test/fixtures/conversation-answers';
 import { boardOnDisk, type BoardOnDisk } from '../../../test/helpers/board-on-disk';
 import { waitFor } from '../../../test/helpers/temp-project';
 import type { BoardSnapshot } from './board-snapshot';
 
-const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
-const TWO_HUNKS = `*** Begin Patch
-*** Update File: src/a.ts
-@@ export function first
--  return 1;
-+  return 10;
-@@ export function second
--  return 2;
-+  return 20;
-*** End Patch
-`;
+const ORIGINAL = TWO_FUNCTIONS;
+const TWO_HUNKS = bothFunctionsPatch('src/a.ts');
 const ONE_HUNK = `*** Begin Patch
 *** Update File: src/a.ts
 @@ export function first

@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { INVOICES, INVOICES_AFTER_REDUCE, SKIP_CANCELLED, USE_REDUCE } from '../../../test/fixtures/conversation-answers';
 import { boardOnDisk } from '../../../test/helpers/board-on-disk';
 
-const INVOICES = ['export function total(invoices) {', '  let sum = 0;', '  for (const invoice of invoices) {', '    sum += invoice.amount;', '  }', '  return sum;', '}', ''].join('\n');
-const SKIP = `*** Begin Patch
-*** Update File: src/invoices.ts
-@@ for (const invoice of invoices) {
--    sum += invoice.amount;
-+    if (invoice.status !== 'cancelled') sum += invoice.amount;
-*** End Patch
-`;
-const REDUCE = `*** Begin Patch
-*** Update File: src/invoices.ts
-@@
--  let sum = 0;
--  for (const invoice of invoices) {
--    sum += invoice.amount;
--  }
--  return sum;
-+  return invoices.reduce((sum, invoice) => sum + invoice.amount, 0);
-*** End Patch
-`;
-const AFTER_REDUCE = ['export function total(invoices) {', '  return invoices.reduce((sum, invoice) => sum + invoice.amount, 0);', '}', ''].join('\n');
+const [SKIP, REDUCE, AFTER_REDUCE] = [SKIP_CANCELLED, USE_REDUCE, INVOICES_AFTER_REDUCE];
 
 describe('hunks a redirect superseded', () => {
   it('are left out of Accept all, which writes only the replacement', async () => {
