@@ -127,7 +127,7 @@ export class AnswerService implements Disposable {
   }
 
   /**
-   * Interrupts: stops what streams, supersedes the undecided hunks of the turns before,
+   * Interrupts: stops what streams, supersedes the undecided hunks of the turn it replaces,
    * and sends a new turn that tells the model what was decided so far. A redirect that
    * arrives just after the answer ended still replaces it: the user meant to.
    */
@@ -201,8 +201,8 @@ export class AnswerService implements Disposable {
    */
   private async run(conversation: Conversation, kind: TurnKind, text: string, depth: AnswerDepth, keypressEpochMs?: number, retried?: TurnView): Promise<void> {
     const project = this.options.workspace.requireProject();
-    // Only a redirect may start while something streams (it stops that first).
-    if (kind !== 'redirect' && this.isStreaming) throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc) first, or type to redirect it.');
+    // Only a redirect of what streams may start while something streams (it stops that first).
+    if (this.isStreaming && !(kind === 'redirect' && conversation.isStreaming)) throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc) first, or type to redirect it.');
     this.cancelRetry(conversation.id);
     const turn = conversation.addTurn({ kind, text, depth, model: this.modelFor(depth), ...(retried ? { replaces: retried } : {}) });
     if (retried) conversation.setFollowedBy(retried, turn.index);

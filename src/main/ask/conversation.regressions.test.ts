@@ -244,6 +244,20 @@ describe('queue, redirect and retry (AnswerService)', () => {
   });
 });
 
+describe('one answer streams at a time', () => {
+  it('refuses a redirect of a conversation that is not streaming while another one streams', async () => {
+    const h = await harness();
+    const first = await firstQuestion(h);
+    h.streams[0]!.complete(FIRST_HUNK);
+    await waitFor(() => !h.answers.isStreaming, 'the first answer to end');
+    await h.answers.ask({ prompt: 'change again', depth: 'fast' });
+    await waitFor(() => h.streams.length === 2, 'the second answer');
+    await expect(h.answers.redirect(first, 'no, differently')).rejects.toMatchObject({ code: 'already-streaming' });
+    expect(h.streams).toHaveLength(2);
+    expect(h.maxOpen()).toBe(1);
+  });
+});
+
 describe('Retry after a failure mid-answer', () => {
   const INSERT = "*** Begin Patch\n*** Update File: src/a.ts\n@@ export function first() {\n+  console.log('first');\n   return 1;\n*** End Patch\n";
 
