@@ -1,5 +1,5 @@
 /**
- * Edits at scale, through the real thing (AnswerSession on an EditService, real files,
+ * Edits at scale, through the real thing (a Conversation on an EditService, real files,
  * journal and guarded writes): Accept all of many hunks in a large file, the heap an
  * edit keeps while it is pending, and the longest task while a 5 MB line streams
  * (`--only=scale`).
@@ -41,7 +41,7 @@ const LONG_LINE_CHARS = 5 * 1024 * 1024;
 const LONG_LINE_DELTA = 16;
 
 export async function measureScale(log: (line: string) => void): Promise<ScaleFigures> {
-  log('Accept all through AnswerSession + EditService (each case in its own node --expose-gc)…');
+  log('Accept all through a Conversation + EditService (each case in its own node --expose-gc)…');
   const large = await runCase(100_000, 50, log);
   const many = await runCase(40_000, 1_000, log);
   const worse = [large, many].sort((a, b) => b.heap.keptBytes / b.heap.fileBytes - a.heap.keptBytes / a.heap.fileBytes)[0]!;

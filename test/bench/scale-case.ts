@@ -4,7 +4,7 @@
  * and a process the bench can kill when the case runs past its time.
  *
  * Streams a V4A patch of HUNKS one-line hunks spread over a LINES-line file through a
- * real AnswerSession and EditService, then accepts them all. Prints two JSON lines on
+ * real Conversation and EditService, then accepts them all. Prints two JSON lines on
  * stdout: the heap kept once every hunk is pending, then the Accept all time (after
  * checking the file on disk holds exactly the expected bytes).
  *
