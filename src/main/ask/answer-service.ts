@@ -302,7 +302,10 @@ export class AnswerService implements Disposable {
     // Written once the project has closed, which waits for the writes in flight: a hunk
     // written as the project closed is kept as accepted, not "being written".
     const closed = new Promise<void>((resolve) => this.closedWaiters.push(resolve));
-    this.closing = this.list.close(closed).catch((error: unknown) => this.options.logger.error('writing the conversation history failed', error));
+    // Chained: quitting right after switching projects waits for both histories.
+    const previous = this.closing;
+    const writing = this.list.close(closed).catch((error: unknown) => this.options.logger.error('writing the conversation history failed', error));
+    this.closing = Promise.all([previous, writing]).then(() => undefined);
   }
 
   private releaseClosed(): void {

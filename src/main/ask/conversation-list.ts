@@ -62,7 +62,7 @@ export class ConversationList implements Disposable {
 
   add(conversation: Conversation): void {
     this.conversations.set(conversation.id, conversation);
-    this.prune();
+    this.prune(conversation);
     this.changed();
   }
 
@@ -103,6 +103,8 @@ export class ConversationList implements Disposable {
     const conversations = this.all();
     this.store = null;
     this.conversations.clear();
+    // Said as what happened (Flint closed them), before their streams are cancelled.
+    for (const conversation of conversations) conversation.interrupt();
     for (const conversation of conversations) conversation.dispose();
     this.options.onDidChange([]);
     if (!store) return;
@@ -116,11 +118,11 @@ export class ConversationList implements Disposable {
     void this.close();
   }
 
-  /** Past the bound, the oldest conversations with nothing undecided go first; one that streams never does. */
-  private prune(): void {
+  /** Past the bound, the oldest conversations with nothing undecided go first; one that streams, or the one just added, never does. */
+  private prune(added: Conversation): void {
     const over = this.conversations.size - DEFAULT_MAX_COUNT;
     if (over <= 0) return;
-    const candidates = this.all().filter((conversation) => !conversation.isStreaming);
+    const candidates = this.all().filter((conversation) => !conversation.isStreaming && conversation !== added);
     const settled = candidates.filter((conversation) => conversation.summary().pending + conversation.summary().superseded === 0);
     const unsettled = candidates.filter((conversation) => !settled.includes(conversation));
     for (const conversation of [...settled, ...unsettled].slice(0, over)) {

@@ -111,7 +111,8 @@ export function historyMessages(turns: readonly TurnView[]): ConversationMessage
   const cut = (text: string): string => (text.length > HISTORY_MESSAGE ? `${text.slice(0, HISTORY_MESSAGE)}…` : text);
   const sent = turns.filter((turn) => turn.startedAtEpochMs !== undefined && !(turn.status === 'failed' && turn.followedBy !== undefined));
   const pairs = sent.slice(-HISTORY_TURNS).map((turn): [ConversationMessage, ConversationMessage] => [
-    { role: 'user', text: cut(turn.text) },
+    // As it went out: with the note on the user's decisions (a redirect's model must know them too).
+    { role: 'user', text: cut(turn.note ? questionWithNote(turn.text, [turn.note]) : turn.text) },
     { role: 'assistant', text: `${cut(turn.prose).trim() || '(edits only)'}${ENDINGS[turn.status] ?? ''}` },
   ]);
   let total = pairs.reduce((sum, [user, answer]) => sum + user.text.length + answer.text.length, 0);
@@ -120,4 +121,10 @@ export function historyMessages(turns: readonly TurnView[]): ConversationMessage
     total -= user.text.length + answer.text.length;
   }
   return pairs.flat();
+}
+
+/** The user's words, after what they decided since the model's last answer. */
+export function questionWithNote(text: string, note: readonly string[]): string {
+  if (note.length === 0) return text;
+  return [`Since your last answer (the files below are as they are now): ${note.join('; ')}.`, `Do not propose a rejected hunk again.`, '', text].join('\n');
 }

@@ -3,124 +3,12 @@
  * each other and the answer's end, the automatic 429 retry, the history kept across a
  * close, and the note. Streams are driven by hand on a real workspace. Each failed before its fix.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
-import type { InferenceService } from '../inference/inference-service';
-import type { ConversationMessage, StreamEnd, StreamSink } from '../inference/model-stream';
-import { createMemoryLogger } from '../logger';
-import { Workspace } from '../workspace/workspace';
-import { AnswerService } from './answer-service';
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { FIRST_HUNK, firstQuestion, harness, tick } from '../../../test/helpers/hand-driven-answers';
+import { waitFor } from '../../../test/helpers/temp-project';
 import { historyMessages } from './conversation-record';
 import { ConversationStore } from './conversation-store';
-import type { BuiltPrompt, PromptRequest } from './prompt-builder';
-
-// ---------------------------------------------------------------------------------------
-// A real workspace and AnswerService, with streams the test drives by hand.
-
-const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', ''].join('\n');
-const FIRST_HUNK = '*** Begin Patch\n*** Update File: src/a.ts\n@@ export function first\n-  return 1;\n+  return 10;\n*** End Patch\n';
-const LATENCY = { keypressToWriteMs: 0, requestToFirstDeltaMs: 0, tokensPerSecond: 0, totalMs: 0, outputTokens: 0, model: 'fast-m' };
-
-interface FakeStream {
-  prompt: string;
-  history: readonly ConversationMessage[];
-  sink: StreamSink;
-  ended: boolean;
-  cancelled: boolean;
-  complete(text?: string): void;
-  end(end: Omit<StreamEnd, 'latency'>): void;
-}
-
-interface Harness {
-  project: TempProject;
-  config: string;
-  workspace: Workspace;
-  answers: AnswerService;
-  streams: FakeStream[];
-  /** Streams open at once, at most, so far. */
-  maxOpen: () => number;
-  historyFolder: string;
-}
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
-
-async function harness(options: { buildPrompt?: (request: PromptRequest) => Promise<BuiltPrompt>; failOpen?: (prompt: string) => boolean; history?: boolean } = {}): Promise<Harness> {
-  const project = await createTempProject({ 'src/a.ts': ORIGINAL });
-  const config = await mkdtemp(join(tmpdir(), 'flint-review-'));
-  const logger = createMemoryLogger();
-  const streams: FakeStream[] = [];
-  let open = 0;
-  let maxOpen = 0;
-  const inference = {
-    modelFor: (depth: string) => ({ model: depth === 'deep' ? 'deep-m' : 'fast-m', kind: 'responses', windowTokens: 100_000 }),
-    openStream: async (input: { prompt: string; history?: readonly ConversationMessage[] }, sink: StreamSink) => {
-      if (options.failOpen?.(input.prompt)) throw new Error('The server failed (500).');
-      open += 1;
-      maxOpen = Math.max(maxOpen, open);
-      const stream: FakeStream = {
-        prompt: input.prompt,
-        history: input.history ?? [],
-        sink,
-        ended: false,
-        cancelled: false,
-        complete(text = '') {
-          if (text) sink.onDelta(text);
-          stream.end({ outcome: 'completed' });
-        },
-        end(end) {
-          if (stream.ended) return;
-          stream.ended = true;
-          open -= 1;
-          sink.onEnd({ ...end, latency: LATENCY });
-        },
-      };
-      streams.push(stream);
-      return {
-        cancel: () => {
-          if (stream.ended) return;
-          stream.cancelled = true;
-          stream.end({ outcome: 'cancelled' });
-        },
-        done: new Promise<StreamEnd>(() => undefined),
-      };
-    },
-  } as unknown as InferenceService;
-  const workspace = new Workspace({ journalFolder: join(config, 'journals'), logger });
-  const historyFolder = join(config, 'conversations');
-  const answers = new AnswerService({
-    workspace,
-    inference,
-    buildPrompt: options.buildPrompt ?? (async (request) => ({ instructions: 'i', input: request.question })),
-    logger,
-    ...(options.history ? { historyFolder } : {}),
-  });
-  await workspace.open(project.root);
-  workspace.requireProject().currentFile.select('src/a.ts');
-  cleanups.push(async () => {
-    answers.dispose();
-    await workspace.close('closed', 'test over');
-    workspace.dispose();
-    await answers.flush();
-    await project.remove();
-    await rm(config, { recursive: true, force: true });
-  });
-  return { project, config, workspace, answers, streams, maxOpen: () => maxOpen, historyFolder };
-}
-
-const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Asks the first question and waits for its stream. */
-async function firstQuestion(h: Harness, prompt = 'change first'): Promise<string> {
-  const { sessionId } = await h.answers.ask({ prompt, depth: 'fast' });
-  await waitFor(() => h.streams.length >= 1, 'the first stream');
-  return sessionId;
-}
 
 describe('queue, redirect and retry (AnswerService)', () => {
   it('a message queued (Tab) before a redirect (Enter) is sent — or said not sent — once the redirect’s answer ends; it is never left "queued" forever', async () => {
@@ -314,25 +202,6 @@ describe('history kept on disk', () => {
       records: Array<{ board: { hunks: Array<{ id: string; state: string }> } }>;
     };
     expect(file.records[0]!.board.hunks.find((hunk) => hunk.id === '1.0')?.state).toBe('accepted');
-  });
-
-  it('an entry of the history file that cannot be read is set aside, not destroyed by the next save', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'flint-review-store-'));
-    cleanups.push(() => rm(folder, { recursive: true, force: true }));
-    const root = '/projects/demo';
-    const file = ConversationStore.fileFor(folder, root);
-    const good = { id: 'good' };
-    const fromNewerFlint = { id: 'newer', turns: [{ status: 'thinking' }] };
-    await writeFile(file, JSON.stringify({ format: 'flint-conversations', version: 1, projectRoot: root, records: [good, fromNewerFlint] }));
-    const parse = (value: unknown) => (typeof value === 'object' && value !== null && !('turns' in value) ? (value as { id: string }) : null);
-    const opened = await ConversationStore.open({ folder, projectRoot: root, parse, isPrecious: () => true, slim: (record) => record, logger: createMemoryLogger() });
-    expect(opened.notice).toContain('could not be read');
-    opened.store.save(opened.records);
-    await opened.store.flush();
-    opened.store.dispose();
-    const { readdir } = await import('node:fs/promises');
-    const kept = await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), 'utf8')));
-    expect(kept.some((text) => text.includes('"thinking"'))).toBe(true);
   });
 });
 

@@ -6,16 +6,16 @@
  *
  * Updates reach the UI through an UpdateBatcher, paced by the renderer's frames.
  */
-import type { AnswerStatus, AnswerUpdate, AskFocus, ConversationSummary, TurnFailure, TurnKind, TurnView } from '../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, ConversationSummary, TurnFailure, TurnKind, TurnView } from '../../shared/ask-types';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
-import { hunkUpdatesOf } from '../edits/board-snapshot';
 import type { HunkBoard, HunkBoardOptions } from '../edits/hunk-board';
 import type { FileText } from '../fs/file-text';
 import type { ConversationMessage, ModelStream, StreamFailure, StreamSink } from '../inference/model-stream';
 import type { Disposable } from '../lifecycle';
 import { conversationTitle, restoredTurns, type ConversationRecord } from './conversation-record';
+import { answerStatusOf, failureOf, fullUpdateOf, latestSent } from './turn-views';
 import type { BuiltPrompt } from './prompt-builder';
 import { nextTurnStatus, type TurnEvent } from './turn-state';
 import { UpdateBatcher } from './update-batcher';
@@ -58,6 +58,8 @@ export class Conversation implements Disposable {
   private readonly turns: TurnView[] = [];
   private readonly problems: string[] = [];
   private readonly askedPaths: string[] = [];
+  /** The note's lines each turn went out with (see setNote). */
+  private readonly noteLines = new Map<number, string[]>();
   private createdAt = Date.now();
   private updatedAt = this.createdAt;
   private stream: { turn: number; stream: ModelStream } | null = null;
@@ -84,7 +86,7 @@ export class Conversation implements Disposable {
     conversation.createdAt = record.createdAtEpochMs;
     conversation.updatedAt = record.updatedAtEpochMs;
     conversation.hunks.restore(record.board);
-    conversation.hunks.decisions.restore(record.note ?? []);
+    conversation.hunks.decisions.putBack(record.note ?? []);
     return conversation;
   }
 
@@ -139,6 +141,9 @@ export class Conversation implements Disposable {
     const index = this.turns.length + 1;
     const replaced = new Set<number>(request.replaces ? [request.replaces.index] : []);
     if (request.kind === 'redirect') {
+      // A queued message still being prepared never went out: it waits, with Retry, and the
+      // redirect replaces the answer the user saw streaming (it may just have ended).
+      for (const turn of this.turns) if (turn.status === 'streaming' && turn.startedAtEpochMs === undefined && turn.kind === 'queued') this.notSent(turn, 'Not sent: your redirect came first. Retry sends it.');
       const streaming = this.turns.filter((turn) => turn.status === 'streaming');
       // Marked first: the cancelled stream's ending then says nothing more about them.
       for (const turn of streaming) {
@@ -146,7 +151,7 @@ export class Conversation implements Disposable {
         this.move(turn, 'redirected');
       }
       this.stop();
-      const latest = this.latestSent();
+      const latest = this.turns.findLast((turn) => turn.startedAtEpochMs !== undefined);
       for (const turn of streaming.length > 0 ? streaming : latest ? [latest] : []) replaced.add(turn.index);
     }
     if (replaced.size > 0) this.hunks.supersede(replaced);
@@ -166,6 +171,11 @@ export class Conversation implements Disposable {
     this.requireOpen();
     this.beginSending(turn);
     if (turn.status !== 'streaming') return false;
+    // Stopped (Esc) while its prompt was built: nothing goes out.
+    if (this.stoppedTurn === turn.index) {
+      this.end(turn, 'cancelled', 'Stopped by you before it was sent.');
+      return false;
+    }
     this.hunks.noteShown(shown);
     if (this.askedPaths.length === 0) this.askedPaths.push(...shown.keys());
     turn.startedAtEpochMs = Date.now();
@@ -215,10 +225,23 @@ export class Conversation implements Disposable {
     this.stream?.stream.cancel();
   }
 
-  /** The note on the user's decisions that went to the model with this turn. */
-  setNote(turn: TurnView, note: string): void {
-    turn.note = note;
+  /**
+   * The note on the user's decisions that went out with this turn. Should the turn fail,
+   * the model never heard it: its lines go back for the next turn (a retry's, say).
+   */
+  setNote(turn: TurnView, lines: readonly string[]): void {
+    turn.note = lines.join('; ');
+    this.noteLines.set(turn.index, [...lines]);
     this.report(turn);
+  }
+
+  /**
+   * The project is closing: a streaming turn is over ("Flint closed…"), not stopped by the
+   * user; a queued one will not be sent. Its stream is cancelled when it is disposed.
+   */
+  interrupt(): void {
+    for (const turn of this.turns) if (turn.status === 'queued') this.notSent(turn, 'Not sent: the project was closed before the answer it waited for ended.');
+    for (const turn of this.turns) if (turn.status === 'streaming') this.end(turn, 'interrupted', 'Flint closed the project while this answer streamed.');
   }
 
   /** Shows (or takes away, with undefined) the countdown to an automatic retry of a failed turn. */
@@ -282,17 +305,7 @@ export class Conversation implements Disposable {
   fullUpdate(): AnswerUpdate {
     // What was batched goes out first: the renderer takes updates sent before this answer as part of it.
     this.batcher.flush();
-    const latest = this.latestSent();
-    return {
-      sessionId: this.id,
-      full: { title: conversationTitle(this.turns) },
-      ...(latest ? { status: answerStatusOf(latest) } : {}),
-      ...(latest?.message !== undefined ? { message: latest.message } : {}),
-      turns: this.turns.map(({ prose: _prose, ...meta }) => ({ ...meta })),
-      prose: this.turns.filter((turn) => turn.prose).map((turn) => ({ turn: turn.index, text: turn.prose })),
-      hunks: hunkUpdatesOf(this.hunks.snapshot()),
-      problems: [...this.problems],
-    };
+    return fullUpdateOf(this.id, this.turns, this.problems, this.hunks.snapshot());
   }
 
   dispose(): void {
@@ -333,6 +346,12 @@ export class Conversation implements Disposable {
 
   private end(turn: TurnView, event: TurnEvent, message?: string, failure?: TurnFailure): void {
     if (nextTurnStatus(turn.status, event) === null) return;
+    const told = this.noteLines.get(turn.index);
+    if (event === 'failed' && told) {
+      this.hunks.decisions.putBack(told);
+      this.noteLines.delete(turn.index);
+      delete turn.note;
+    }
     if (message !== undefined) turn.message = message;
     if (failure) turn.failure = failure;
     turn.endedAtEpochMs = Date.now();
@@ -341,13 +360,7 @@ export class Conversation implements Disposable {
   }
 
   private failureOf(turn: TurnView, code: string, retryAfterSeconds?: number): TurnFailure {
-    const needsSettings = code === 'unauthorized' || code === 'no-key' || code === 'model-not-found' || code === 'bad-configuration' || code === 'invalid-provider';
-    const { deepModel } = this.options.failureOptions(turn.depth);
-    // The deep model shares the key and, usually, the quota: not offered for those failures.
-    const failure: TurnFailure = { code, canRetryDeep: turn.depth === 'fast' && deepModel !== null && !['unauthorized', 'no-key', 'rate-limited'].includes(code), needsSettings };
-    // Kept for the service to schedule the automatic retry (and shown as its countdown).
-    if (retryAfterSeconds !== undefined) failure.retryAtEpochMs = Date.now() + retryAfterSeconds * 1000;
-    return failure;
+    return failureOf(turn, code, this.options.failureOptions(turn.depth).deepModel, retryAfterSeconds);
   }
 
   private move(turn: TurnView, event: TurnEvent): void {
@@ -371,7 +384,7 @@ export class Conversation implements Disposable {
   private report(turn: TurnView): void {
     const { prose: _prose, ...meta } = turn;
     this.batcher.turn(meta);
-    const latest = this.latestSent();
+    const latest = latestSent(this.turns);
     if (latest) this.batcher.status(answerStatusOf(latest), latest.message);
     this.changed();
   }
@@ -381,19 +394,7 @@ export class Conversation implements Disposable {
     this.options.onDidChange(this);
   }
 
-  /** The latest turn that was sent (a queued one waits behind it). */
-  private latestSent(): TurnView | undefined {
-    return this.turns.findLast((turn) => turn.status !== 'queued');
-  }
-
   private requireOpen(): void {
     if (this.disposed) throw new FlintFailure('not-found', 'That conversation is over (the project was closed or reopened).');
   }
-}
-
-/** A turn's status as the conversation's (a redirected turn is followed by the one that streams). */
-function answerStatusOf(turn: TurnView): AnswerStatus {
-  if (turn.status === 'queued') return 'streaming';
-  if (turn.status === 'redirected') return 'stopped';
-  return turn.status;
 }

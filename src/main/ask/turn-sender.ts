@@ -9,7 +9,7 @@ import { FlintFailure } from '../../shared/result';
 import type { FileText } from '../fs/file-text';
 import type { OpenProject } from '../workspace/open-project';
 import type { Conversation } from './conversation';
-import { historyMessages } from './conversation-record';
+import { historyMessages, questionWithNote } from './conversation-record';
 import type { BuiltPrompt, PromptRequest } from './prompt-builder';
 
 export type PromptFile = { path: string; text: FileText };
@@ -46,7 +46,7 @@ export class TurnSender {
       // Only a request that went out told the model: then the next note starts afresh (decisions made meanwhile stay).
       if (!opened || note.length === 0) return;
       conversation.hunks.decisions.forget(note);
-      conversation.setNote(turn, note.join('; '));
+      conversation.setNote(turn, note);
     } catch (error) {
       if (!conversation.isOver) conversation.fail(turn, error);
     }
@@ -67,12 +67,6 @@ export async function promptFiles(project: OpenProject, paths: readonly string[]
     files.push({ path, text });
   }
   return files;
-}
-
-/** The user's words, after what they decided since the model's last answer. */
-export function questionWithNote(text: string, note: readonly string[]): string {
-  if (note.length === 0) return text;
-  return [`Since your last answer (the files below are as they are now): ${note.join('; ')}.`, `Do not propose a rejected hunk again.`, '', text].join('\n');
 }
 
 export function closedMeanwhile(): FlintFailure {

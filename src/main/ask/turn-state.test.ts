@@ -18,6 +18,7 @@ describe('the turn state machine', () => {
     expect(nextTurnStatus('streaming', 'failed')).toBe('failed');
     expect(nextTurnStatus('streaming', 'redirected')).toBe('redirected');
     expect(nextTurnStatus('streaming', 'interrupted')).toBe('stopped');
+    expect(nextTurnStatus('streaming', 'not-sent')).toBe('failed');
     expect(nextTurnStatus('streaming', 'send')).toBeNull();
   });
 

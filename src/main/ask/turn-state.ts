@@ -5,7 +5,7 @@
  *
  *   queued ──send──▶ streaming ──completed──▶ complete
  *     │                 │ ├──cancelled──▶ stopped
- *     └──not-sent──▶ failed ◀──failed──┤ └──redirected──▶ redirected
+ *     └──not-sent──▶ failed ◀──failed, not-sent (still being prepared)──┤ └──redirected──▶ redirected
  *                                      └──interrupted (Flint closed)──▶ stopped
  */
 import type { TurnStatus } from '../../shared/ask-types';
@@ -28,7 +28,8 @@ export type TurnEvent =
 
 const TABLE: Record<TurnStatus, Partial<Record<TurnEvent, TurnStatus>>> = {
   queued: { send: 'streaming', 'not-sent': 'failed' },
-  streaming: { completed: 'complete', cancelled: 'stopped', failed: 'failed', redirected: 'redirected', interrupted: 'stopped' },
+  // 'not-sent': a queued turn whose request was being prepared when a redirect came first.
+  streaming: { completed: 'complete', cancelled: 'stopped', failed: 'failed', redirected: 'redirected', interrupted: 'stopped', 'not-sent': 'failed' },
   complete: {},
   stopped: {},
   failed: {},

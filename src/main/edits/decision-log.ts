@@ -42,7 +42,7 @@ export class DecisionLog {
       const from = region.start + 1;
       const to = Math.max(region.end, region.start + 1);
       const lines = from === to ? `line ${from}` : `lines ${from}–${to}`;
-      this.set(`${path}:${from}-${to}`, `${lines} of ${path} changed by the user since your answer (under hunk ${number})`);
+      this.set(`lines:${lines} of ${path}`, `${lines} of ${path} changed by the user since your answer (under hunk ${number})`);
     }
   }
 
@@ -57,14 +57,17 @@ export class DecisionLog {
     for (const [key, line] of this.entries) if (sent.has(line)) this.entries.delete(key);
   }
 
-  /** Lines kept from an earlier run (the model has not heard them yet). */
-  restore(lines: readonly string[]): void {
-    for (const line of lines) this.entries.set(`kept:${line}`, line);
+  /**
+   * Lines the model did not hear after all (kept from an earlier run, or sent with a turn
+   * that failed): back in the note, unless a later decision on the same hunk replaced them.
+   */
+  putBack(lines: readonly string[]): void {
+    for (const line of lines) if (!this.entries.has(keyOf(line))) this.entries.set(keyOf(line), line);
   }
 
   /** A hunk's latest decision replaces an earlier one (accepted, undone, accepted again: accepted). */
   private decided(number: number, path: string, what: string): void {
-    this.set(`hunk:${number}`, `hunk ${number} in ${path} ${what}`);
+    this.set(hunkKey(number), `hunk ${number} in ${path} ${what}`);
   }
 
   private set(key: string, line: string): void {
@@ -72,4 +75,14 @@ export class DecisionLog {
     this.entries.delete(key);
     this.entries.set(key, line);
   }
+}
+
+const hunkKey = (number: number): string => `hunk:${number}`;
+
+/** The key a line of the note is kept under, rebuilt from its words (lines come back from disk and from failed turns). */
+function keyOf(line: string): string {
+  const hunk = /^hunk (\d+) in /.exec(line);
+  if (hunk) return hunkKey(Number(hunk[1]));
+  const lines = /^(lines? .+?) changed by the user since your answer/.exec(line);
+  return lines ? `lines:${lines[1]}` : `line:${line}`;
 }

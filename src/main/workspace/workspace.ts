@@ -108,8 +108,12 @@ export class Workspace implements Disposable {
     if (!project || (projectId !== undefined && project.info.id !== projectId)) return;
     this.current = null;
     this._onWillClose.fire(project);
-    await project.close();
-    this._onDidClose.fire({ projectId: project.info.id, reason, message });
+    try {
+      await project.close();
+    } finally {
+      // Closed either way (a watcher that would not let go is gone with it): what waits for the close goes on.
+      this._onDidClose.fire({ projectId: project.info.id, reason, message });
+    }
   }
 
   /** Runs `task` after every open and close before it has finished (failed ones too). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AppState } from '../../../../shared/contract';
 import type { ServeConnection } from '../../lib/serve-connection';
 import { initialViewState, viewReducer, type ViewAction, type ViewState } from './app-reducer';
 
@@ -68,5 +69,18 @@ describe('the file on view after a reload', () => {
     expect(open.openFile).toBe('src/a.ts');
     expect(viewReducer(open, { type: 'openFileIfNone', path: 'src/b.ts' }).openFile).toBe('src/a.ts');
     expect(viewReducer(initialViewState, { type: 'openFileIfNone', path: 'src/a.ts' }).openFile).toBeNull();
+  });
+});
+
+describe('the file on view belongs to its project', () => {
+  it('a reconnect that finds another project open does not keep the old project’s file on view (ProjectView would remember it under the new project)', () => {
+    const a = { id: 1, root: '/work/a', name: 'a' };
+    const b = { id: 2, root: '/work/b', name: 'b' };
+    const viewingA = { ...initialViewState, project: a, openFile: 'src/index.ts' };
+    // What getAppState answers after the serve connection came back: B was opened meanwhile (another tab).
+    const state = { project: b, tree: [], currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null } as unknown as AppState;
+    const after = viewReducer(viewingA, { type: 'state', state });
+    expect(after.project?.id).toBe(2);
+    expect(after.openFile).toBeNull();
   });
 });

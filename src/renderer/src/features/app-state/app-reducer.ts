@@ -96,6 +96,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return {
         ...state,
         project: action.state.project,
+        // Another project than the one shown (a reconnect after a switch): its file is not on view.
+        openFile: action.state.project?.id === state.project?.id ? state.openFile : null,
         indexing: action.state.project && !action.state.tree ? (state.indexing ?? 0) : null,
         currentFile: action.state.currentFile,
         recent: action.state.recent,
