@@ -117,3 +117,20 @@ export async function firstQuestion(h: Harness, prompt = 'change first'): Promis
   await waitFor(() => h.streams.length >= 1, 'the first stream');
   return sessionId;
 }
+
+/** Prompts built at once, except a question with `word` in it: held until `release()` (a turn caught while it is prepared). */
+export function slowPrompts(word: string): { buildPrompt: (request: PromptRequest) => Promise<BuiltPrompt>; isPreparing: () => boolean; release: () => void } {
+  let release: () => void = () => undefined;
+  let preparing = false;
+  return {
+    buildPrompt: async (request) => {
+      if (request.question.includes(word)) {
+        preparing = true;
+        await new Promise<void>((resolve) => (release = resolve));
+      }
+      return { instructions: 'i', input: request.question };
+    },
+    isPreparing: () => preparing,
+    release: () => release(),
+  };
+}

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { FIRST_HUNK, harness, tick, type FakeStream, type Harness } from '../../../test/helpers/hand-driven-answers';
+import { FIRST_HUNK, harness, slowPrompts, tick, type FakeStream, type Harness } from '../../../test/helpers/hand-driven-answers';
 import { waitFor } from '../../../test/helpers/temp-project';
 import { DecisionLog } from '../edits/decision-log';
 import { ConversationStore, DEFAULT_MAX_COUNT } from './conversation-store';
@@ -116,24 +116,15 @@ describe('the note kept between runs', () => {
 
 describe('Esc while a turn is prepared', () => {
   it('a follow-up stopped (Esc) while its prompt is still being built is never sent to the model', async () => {
-    let release: () => void = () => undefined;
-    let preparing = false;
-    const h = await harness({
-      buildPrompt: async (request) => {
-        if (request.question.includes('slow')) {
-          preparing = true;
-          await new Promise<void>((resolve) => (release = resolve));
-        }
-        return { instructions: 'i', input: request.question };
-      },
-    });
+    const gate = slowPrompts('slow');
+    const h = await harness({ buildPrompt: gate.buildPrompt });
     const { sessionId: id } = await h.answers.ask({ prompt: 'change first', depth: 'fast' });
     await waitFor(() => h.streams.length === 1, 'the first stream');
     h.streams[0]!.complete('Done.\n');
     const asked = h.answers.ask({ prompt: 'slow: and change second', depth: 'fast', conversationId: id });
-    await waitFor(() => preparing, 'the follow-up to be prepared');
+    await waitFor(() => gate.isPreparing(), 'the follow-up to be prepared');
     h.answers.stop(id);
-    release();
+    gate.release();
     await asked;
     await tick(50);
     expect(h.answers.conversation(id).turn(2).status).toBe('stopped');

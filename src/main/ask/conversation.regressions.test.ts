@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { FIRST_HUNK, firstQuestion, harness, tick } from '../../../test/helpers/hand-driven-answers';
+import { FIRST_HUNK, firstQuestion, harness, slowPrompts, tick } from '../../../test/helpers/hand-driven-answers';
 import { waitFor } from '../../../test/helpers/temp-project';
 import { historyMessages } from './conversation-record';
 import { ConversationStore } from './conversation-store';
@@ -58,22 +58,13 @@ describe('queue, redirect and retry (AnswerService)', () => {
   });
 
   it('a redirect whose project closed while its prompt was being prepared is refused (the bar keeps the words), not reported as sent', async () => {
-    let release: () => void = () => undefined;
-    let preparing = false;
-    const h = await harness({
-      buildPrompt: async (request) => {
-        if (request.question.includes('slow')) {
-          preparing = true;
-          await new Promise<void>((resolve) => (release = resolve));
-        }
-        return { instructions: 'i', input: request.question };
-      },
-    });
+    const gate = slowPrompts('slow');
+    const h = await harness({ buildPrompt: gate.buildPrompt });
     const id = await firstQuestion(h);
     const redirected = h.answers.redirect(id, 'slow: use reduce instead');
-    await waitFor(() => preparing, 'the redirect to be prepared');
+    await waitFor(() => gate.isPreparing(), 'the redirect to be prepared');
     await h.workspace.close('closed', 'the user closed the folder');
-    release();
+    gate.release();
     await expect(redirected).rejects.toMatchObject({ code: 'no-project' });
   });
 
