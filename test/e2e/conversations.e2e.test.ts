@@ -62,7 +62,8 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     await eventually(() => page.locator('.edit-session').getAttribute('data-session').catch(() => null), (id) => id !== null && id !== shown, 'the new conversation on screen');
   };
   const startServe = async () => {
-    serve = await startServeProcess([project], simulatorServeEnv(config, sim.baseUrl, 'sk-e2e'));
+    // A deep model besides the fast one: a failed turn then offers to retry with it.
+    serve = await startServeProcess([project], { ...simulatorServeEnv(config, sim.baseUrl, 'sk-e2e'), FLINT_DEEP_MODEL: 'gpt-5.3-codex' });
     ({ browser, page } = await openFlintPage(serve.url));
     // A read of something not (yet) on screen fails fast, and `eventually` asks again.
     page.setDefaultTimeout(2_000);
@@ -252,6 +253,8 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     await askNew('explain the file, or fail with a 500');
     await eventually(() => turn(1).locator('.turn-failure').innerText().catch(() => ''), (text) => text.includes('The provider had an error (500)'), 'the failure');
     expect(await turn(1).locator('.turn-words').innerText()).toBe('explain the file, or fail with a 500');
+    expect(await turn(1).getByRole('button', { name: 'Retry with the deep model' }).isVisible()).toBe(true);
+    expect(await turn(1).getByRole('button', { name: 'Open Settings' }).count()).toBe(0);
     await turn(1).getByRole('button', { name: 'Retry', exact: true }).click();
     await eventually(status, (text) => text === 'Answer complete', 'the retry to answer', 20_000);
     expect(await turn(2).locator('.turn-kind').innerText()).toBe('Retry');
@@ -259,6 +262,8 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     await page.getByRole('button', { name: 'Close the ask bar' }).click();
     await askNew('explain the file, or refuse my key');
     await eventually(() => page.getByRole('button', { name: 'Open Settings' }).count(), (count) => count > 0, 'the way to Settings', 20_000);
+    // A refused key is not cured by another model of the same provider.
+    expect(await page.getByRole('button', { name: 'Retry with the deep model' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Close the ask bar' }).click();
     await page.getByRole('button', { name: 'Open Settings' }).click();
     expect(await page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(true);
