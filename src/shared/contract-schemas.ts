@@ -18,6 +18,11 @@ const ProviderId = z.string().min(1).max(64);
 const ProviderInput = z.object({ providerId: ProviderId }).strict();
 const SessionId = z.string().uuid();
 const HunkId = z.string().min(1).max(64);
+/** A hunk as the user revised it before accepting: some of its lines, or its new text edited. */
+const HunkRevision = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('lines'), indices: z.array(z.number().int().min(0).max(1_000_000)).min(1).max(100_000) }).strict(),
+  z.object({ kind: z.literal('edited'), newLines: z.array(z.string().max(1_000_000)).max(100_000) }).strict(),
+]);
 const AskFocus = z.enum(['recent-change', 'whole-file']);
 const Depth = z.enum(['fast', 'deep']);
 // Long pastes (logs, stack traces) are fine; the context budget decides what fits.
@@ -50,7 +55,8 @@ export const requestSchemas = {
       conversationId: SessionId.optional(),
     })
     .strict(),
-  acceptHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
+  acceptHunk: z.object({ sessionId: SessionId, hunkId: HunkId, revision: HunkRevision.optional() }).strict(),
+  revertHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
   rejectHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
   acceptAllHunks: z.object({ sessionId: SessionId }).strict(),
   rejectAllHunks: z.object({ sessionId: SessionId }).strict(),

@@ -15,7 +15,7 @@ import type {
   ProvidersState,
 } from './inference-types';
 import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus } from './ask-types';
-import type { HunkState } from './edits/hunk-types';
+import type { HunkRevision, HunkState } from './edits/hunk-types';
 import type { AnswerUpdate, ConversationSummary } from './ask-types';
 import type { Result } from './result';
 import type {
@@ -151,8 +151,16 @@ export const requests = {
   /** The renderer has painted the last `ask:update`: main may send the next at once. */
   acknowledgeAnswer: request<{ sessionId: string }, null>('ask:ack'),
   // Decisions on hunks (the edits part of main).
-  /** Writes one complete hunk to disk (atomically, journaled). */
-  acceptHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:accept'),
+  /**
+   * Writes one complete hunk to disk (atomically, journaled); with a `revision`, only the
+   * lines the user chose, or the new text as the user edited it (the model is told).
+   */
+  acceptHunk: request<{ sessionId: string; hunkId: string; revision?: HunkRevision }, { state: HunkState }>('hunk:accept'),
+  /**
+   * Takes one accepted hunk back off disk, from its card: its lines return to what they were,
+   * as a new change (itself undoable), even when other hunks were written to the file since.
+   */
+  revertHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:revert'),
   /** Declines one hunk (or discards a partial one). */
   rejectHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:reject'),
   /** Accepts every complete, anchored hunk. */

@@ -47,6 +47,13 @@ export interface HunkUpdate {
   state: HunkState;
   /** Lines to append to what the renderer has (never repeated). */
   appendLines: HunkLine[];
+  /**
+   * The hunk's whole lines, replacing what the renderer has: sent once when the user
+   * accepted it revised (some of its lines, or its new text edited).
+   */
+  replaceLines?: HunkLine[];
+  /** Accepted as the user revised it: what was taken ("lines 2–3 of 5", "edited by you"). */
+  revised?: string;
   /** 1-based line in the file where the hunk applies, once anchored. */
   anchorLine: number | null;
   /** Why it is unmatched, conflicted or refused; or which tolerances anchoring needed. */
@@ -57,3 +64,11 @@ export interface HunkUpdate {
    */
   firstLineAtEpochMs?: number;
 }
+
+/**
+ * How the user changed a hunk before accepting it.
+ * - `lines`: only these lines of the hunk (indices into its lines; each a removed or an
+ *   added line) change the file; its other removed lines stay, its other added lines are left out.
+ * - `edited`: the hunk's new text (context and added lines) as the user edited it in place.
+ */
+export type HunkRevision = { kind: 'lines'; indices: number[] } | { kind: 'edited'; newLines: string[] };
