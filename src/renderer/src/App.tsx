@@ -8,6 +8,8 @@ import { useAppState } from './features/app-state/use-app-state';
 import { AskBar } from './features/ask-bar/AskBar';
 import { useAskBar } from './features/ask-bar/use-ask-bar';
 import { useAnswer } from './features/edits/use-answer';
+import { ShortcutsSheet } from './features/review/ShortcutsSheet';
+import { useReview } from './features/review/use-review';
 import { OpenFolder } from './features/open-folder/OpenFolder';
 import { SettingsDialog } from './features/settings/SettingsDialog';
 import { StatusBar } from './features/status-bar/StatusBar';
@@ -24,6 +26,7 @@ export function App() {
   const bar = useAskBar(state.settings.shortcut, state.currentFile.at, state.project?.id ?? null);
   const canChooseFolder = state.info?.canChooseFolder ?? false;
   const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError });
+  const review = useReview({ answer, openFile: actions.openFile, onError: reportError, onNotice: reportInfo });
   const shortcutLabel = formatAccelerator(state.settings.shortcut, isMac);
   /** The bar's way-out buttons close it first, then do what they say. */
   const closingBar = (next: () => void) => () => {
@@ -40,6 +43,7 @@ export function App() {
           tree={tree}
           actions={actions}
           answer={answer}
+          review={review}
           shortcutLabel={shortcutLabel}
           openFolder={openFolder}
           updateSettings={updateSettings}
@@ -77,6 +81,7 @@ export function App() {
           onOpenFolder={closingBar(actions.openFolderFromBar)}
         />
       )}
+      {review.isSheetOpen && <ShortcutsSheet onClose={review.closeSheet} />}
       {settings.isOpen && (
         <SettingsDialog
           onClose={settings.close}

@@ -2,14 +2,18 @@
  * An open project: the toolbar over three columns (the file tree, the file view, the
  * diff pane).
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { UiSettings } from '../../../shared/contract';
 import { remember } from '../lib/tab-memory';
 import type { ProjectInfo } from '../../../shared/project-types';
 import type { ViewState } from '../features/app-state/app-reducer';
 import { EditPane } from '../features/edits/EditPane';
 import type { AnswerHandle } from '../features/edits/use-answer';
-import { FileView } from '../features/file-view/FileView';
+import { FileView, type FileReview } from '../features/file-view/FileView';
+import { inlineHunksOf } from '../features/review/inline-hunks';
+import { reviewKeyLabels } from '../features/review/review-keys';
+import type { ReviewHandle } from '../features/review/use-review';
+import { isMac } from '../lib/platform';
 import { FileTree } from '../features/tree/FileTree';
 import type { TreeModel } from '../features/tree/tree-model';
 import { Toolbar } from './Toolbar';
@@ -21,6 +25,7 @@ export interface ProjectViewProps {
   tree: TreeModel;
   actions: ProjectActions;
   answer: AnswerHandle;
+  review: ReviewHandle;
   shortcutLabel: string;
   openFolder: (path: string) => Promise<boolean>;
   updateSettings: (patch: Partial<UiSettings>) => void;
@@ -30,7 +35,8 @@ export interface ProjectViewProps {
   onNotice: (message: string) => void;
 }
 
-export function ProjectView({ project, state, tree, actions, answer, shortcutLabel, ...props }: ProjectViewProps) {
+export function ProjectView({ project, state, tree, actions, answer, review, shortcutLabel, ...props }: ProjectViewProps) {
+  const fileReview = useFileReview(answer, review, state.openFile);
   // The file on view is kept across a reload of the tab (use-app-state.ts shows it again).
   useEffect(() => {
     if (state.openFile !== null) remember('open-file', project.root, state.openFile);
@@ -57,17 +63,27 @@ export function ProjectView({ project, state, tree, actions, answer, shortcutLab
           projectRoot={project.root}
         />
         {/* A new project starts a fresh file view. */}
-        <FileView key={project.id} path={state.openFile} />
+        <FileView key={project.id} path={state.openFile} review={fileReview} />
         <EditPane
           currentFile={state.currentFile.path}
           answer={answer}
+          review={review}
           shortcutLabel={shortcutLabel}
           onAsk={props.onAsk}
           onOpenSettings={props.onOpenSettings}
-          onError={props.onError}
-          onNotice={props.onNotice}
         />
       </div>
     </>
   );
+}
+
+/** The review's part in the file view: the open file's waiting hunks, the current one, the buttons drawn there. */
+function useFileReview(answer: AnswerHandle, review: ReviewHandle, path: string | null): FileReview {
+  const hunks = inlineHunksOf(answer.view, answer.lines, path);
+  const { decide, current, revealTick, surface, pendingFocus } = review;
+  const actions = useMemo(() => {
+    const labels = reviewKeyLabels(isMac);
+    return { accept: (id: string) => void decide('accept', id), reject: (id: string) => void decide('reject', id), acceptKey: labels.accept, rejectKey: labels.reject };
+  }, [decide]);
+  return { hunks, current, revealTick, actions, surface, pendingFocus };
 }

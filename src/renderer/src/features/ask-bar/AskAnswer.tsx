@@ -3,7 +3,11 @@
  * Markdown, a pointer to the diff pane when it proposes changes, and how the latest turn
  * ended (an error, or stopped).
  */
+import { isMac } from '../../lib/platform';
 import type { AnswerView } from '../edits/answer-view';
+import { reviewKeyLabels } from '../review/review-keys';
+
+const keys = reviewKeyLabels(isMac);
 import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 
 export function AskAnswer({ view }: { view: AnswerView }) {
@@ -26,7 +30,8 @@ export function AskAnswer({ view }: { view: AnswerView }) {
       ))}
       {hunkCount > 0 && (
         <p className="ask-bar-meta" aria-label="Proposed changes">
-          {hunkCount} {hunkCount === 1 ? 'change' : 'changes'} in the diff pane: <kbd>A</kbd> accept, <kbd>R</kbd> reject.
+          {hunkCount} {hunkCount === 1 ? 'change' : 'changes'} to review in the file: <kbd>{keys.accept}</kbd> accept, <kbd>{keys.reject}</kbd> reject,{' '}
+          <kbd>{keys.next}</kbd> next, <kbd>{isMac ? "⌘/" : "Ctrl+/"}</kbd> all keys.
         </p>
       )}
       {latest?.status === 'failed' && <p className="form-error">{latest.message ?? view.message} Retry is in the diff pane.</p>}

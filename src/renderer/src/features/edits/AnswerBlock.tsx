@@ -1,10 +1,15 @@
 /**
- * The conversation on screen in the diff pane: its status and Accept all / Reject all,
- * then each turn — the user's words, the model's prose and hunks, how the turn went —
- * and notes about the model's output. Follows the stream while the user is at the bottom.
+ * The conversation on screen in the diff pane: a sticky header (what waits for a decision,
+ * streaming progress, Accept all / Reject all), then each turn — the user's words, the
+ * model's prose and hunks, how the turn went — and notes about the model's output.
+ * Follows the stream while the user is at the bottom.
  */
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
+import { isUndecided } from '../../../../shared/edits/hunk-state';
+import type { ReviewHandle } from '../review/use-review';
+import { reviewSummary } from '../review/review-order';
 import { describeAnswerStatus, pendingHunkCount, type AnswerView } from './answer-view';
+import type { HunkCardActions } from './HunkCard';
 import { TurnBlock } from './TurnBlock';
 import type { AnswerHandle } from './use-answer';
 
@@ -14,10 +19,12 @@ const FOLLOW_SLACK_PX = 40;
 export interface AnswerBlockProps {
   view: AnswerView;
   answer: AnswerHandle;
+  review: ReviewHandle;
+  keys: { accept: string; reject: string; acceptAll: string; rejectAll: string };
   onOpenSettings: () => void;
 }
 
-export function AnswerBlock({ view, answer, onOpenSettings }: AnswerBlockProps) {
+export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: AnswerBlockProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   /** Follow the stream while the user is at the bottom; stop following when they scroll up. */
   const followRef = useRef(true);
@@ -27,43 +34,88 @@ export function AnswerBlock({ view, answer, onOpenSettings }: AnswerBlockProps) 
     const element = scrollRef.current;
     if (element && followRef.current) element.scrollTop = element.scrollHeight;
   }, [hunkCount, proseLength, view.turns.length]);
+  // Stable while the answer streams: memoized cards re-render only when their hunk changes.
+  const { accept, reject, revert } = answer;
+  const { decide, select } = review;
+  const cardActions: HunkCardActions = useMemo(
+    () => ({ onAccept: (id) => void decide('accept', id), onReject: (id) => void decide('reject', id), onRevert: (id) => void revert(id), onSelect: (id) => select(id, 'code'), keys }),
+    [accept, reject, revert, decide, select, keys],
+  );
 
   return (
     <div
       ref={scrollRef}
       className="edit-session"
-      aria-live="polite"
       data-session={view.sessionId}
       onScroll={(event) => {
         const element = event.currentTarget;
         followRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK_PX;
       }}
     >
-      <AnswerBar view={view} onAcceptAll={() => void answer.acceptAll()} onRejectAll={() => void answer.rejectAll()} />
-      {view.turns.map((turn) => (
-        <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} onOpenSettings={onOpenSettings} />
-      ))}
+      <AnswerBar view={view} answer={answer} keys={keys} onShortcuts={review.openSheet} />
+      <div aria-live="polite">
+        {view.turns.map((turn) => (
+          <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} currentHunk={review.current} cardActions={cardActions} onOpenSettings={onOpenSettings} />
+        ))}
+      </div>
       {view.problems.length > 0 && <ProblemNotes problems={view.problems} />}
     </div>
   );
 }
 
-function AnswerBar({ view, onAcceptAll, onRejectAll }: { view: AnswerView; onAcceptAll: () => void; onRejectAll: () => void }) {
-  const pending = pendingHunkCount(view);
+interface AnswerBarProps {
+  view: AnswerView;
+  answer: AnswerHandle;
+  keys: AnswerBlockProps['keys'];
+  onShortcuts: () => void;
+}
+
+/** Sticky over the hunks: what waits, what streams and how fast, and the buttons for all of them. */
+function AnswerBar({ view, answer, keys, onShortcuts }: AnswerBarProps) {
+  const acceptable = pendingHunkCount(view);
+  const summary = reviewSummary(view);
+  const rate = useTokenRate(view, answer);
   return (
     <div className="edit-session-bar">
-      <span className={`edit-status is-${view.status}`} aria-label="Edit status">
-        {describeAnswerStatus(view.status)}
-      </span>
-      <span className="spacer" />
-      <button type="button" onClick={onAcceptAll} disabled={pending === 0} title="Accepts every ready hunk except those a redirect superseded">
-        Accept all{pending > 0 ? ` (${pending})` : ''}
-      </button>
-      <button type="button" onClick={onRejectAll} disabled={view.order.length === 0}>
-        Reject all
-      </button>
+      <div className="edit-session-facts">
+        <span className={`edit-status is-${view.status}`} aria-label="Edit status">
+          {describeAnswerStatus(view.status)}
+        </span>
+        {summary.total > 0 && (
+          <span className="review-summary" aria-label="Review progress">
+            {summary.pending} of {summary.total} pending · {summary.files} {summary.files === 1 ? 'file' : 'files'}
+            {summary.streaming > 0 ? ` · ${summary.streaming} streaming` : ''}
+          </span>
+        )}
+        {rate !== null && <span className="review-rate">≈ {rate.toLocaleString()} tok/s</span>}
+      </div>
+      <div className="edit-session-actions">
+        <button type="button" onClick={() => void answer.acceptAll()} disabled={acceptable === 0} title={`Accepts every ready hunk except those a redirect superseded (${keys.acceptAll}); one Undo takes them all back`}>
+          Accept all{acceptable > 0 ? ` (${acceptable})` : ''}
+        </button>
+        <button type="button" onClick={() => void answer.rejectAll()} disabled={!view.order.some((id) => isUndecided(view.hunks[id]!.state))} title={`Rejects every hunk still waiting (${keys.rejectAll})`}>
+          Reject all
+        </button>
+        <button type="button" className="icon-button" onClick={onShortcuts} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+          ?
+        </button>
+      </div>
     </div>
   );
+}
+
+/** An estimate of the stream's tokens per second (about 4 characters a token), while it streams. */
+function useTokenRate(view: AnswerView, answer: AnswerHandle): number | null {
+  const started = useRef<{ sessionId: string; at: number; base: number } | null>(null);
+  const characters = answer.lines.characters + view.turns.reduce((sum, turn) => sum + turn.prose.length, 0);
+  if (view.status !== 'streaming') {
+    started.current = null;
+    return null;
+  }
+  const now = performance.now();
+  if (started.current?.sessionId !== view.sessionId) started.current = { sessionId: view.sessionId, at: now, base: characters };
+  const seconds = (now - started.current.at) / 1000;
+  return seconds < 0.25 ? null : Math.round((characters - started.current.base) / 4 / seconds);
 }
 
 function ProblemNotes({ problems }: { problems: string[] }) {

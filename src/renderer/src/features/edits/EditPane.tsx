@@ -2,10 +2,13 @@
  * The live diff: the answer and its hunks stream in and are decided while the model
  * writes. Questions are asked in the ask bar; this pane keeps the answer.
  *
- * Keys: Esc stops a streaming answer, A / R accept or reject the focused hunk.
+ * Keys: Esc stops a streaming answer; the review's keys (review-keys.ts) work from
+ * anywhere; A / R also accept or reject the focused hunk card.
  */
-import { useEffect } from 'react';
-import { flint } from '../../lib/flint';
+import { useEffect, useMemo } from 'react';
+import { isMac } from '../../lib/platform';
+import { reviewKeyLabels } from '../review/review-keys';
+import type { ReviewHandle } from '../review/use-review';
 import { AnswerBlock } from './AnswerBlock';
 import { HistoryList } from './HistoryList';
 import type { AnswerHandle } from './use-answer';
@@ -13,17 +16,20 @@ import type { AnswerHandle } from './use-answer';
 export interface EditPaneProps {
   currentFile: string | null;
   answer: AnswerHandle;
+  review: ReviewHandle;
   shortcutLabel: string;
   onAsk: () => void;
   onOpenSettings: () => void;
-  onError: (message: string) => void;
-  onNotice: (message: string) => void;
 }
 
-export function EditPane({ currentFile, answer, shortcutLabel, onAsk, onOpenSettings, onError, onNotice }: EditPaneProps) {
+export function EditPane({ currentFile, answer, review, shortcutLabel, onAsk, onOpenSettings }: EditPaneProps) {
   const { view, stop } = answer;
   const isStreaming = view?.status === 'streaming';
   useStopOnEscape(isStreaming, stop);
+  const keys = useMemo(() => {
+    const labels = reviewKeyLabels(isMac);
+    return { accept: labels.accept, reject: labels.reject, acceptAll: labels['accept-all'], rejectAll: labels['reject-all'], undo: labels.undo };
+  }, []);
   return (
     <section className="edit-pane" aria-label="Flint">
       <AskBox
@@ -32,10 +38,11 @@ export function EditPane({ currentFile, answer, shortcutLabel, onAsk, onOpenSett
         shortcutLabel={shortcutLabel}
         onStop={() => void stop()}
         onAsk={onAsk}
-        onUndo={() => void undoLastWrite(onError, onNotice)}
+        undoKey={keys.undo}
+        onUndo={() => void review.undo()}
       />
       {answer.conversations.length > 0 && <HistoryList conversations={answer.conversations} shownId={view?.sessionId ?? null} onShow={(id) => void answer.show(id)} />}
-      {view && <AnswerBlock view={view} answer={answer} onOpenSettings={onOpenSettings} />}
+      {view && <AnswerBlock view={view} answer={answer} review={review} keys={keys} onOpenSettings={onOpenSettings} />}
     </section>
   );
 }
@@ -46,11 +53,12 @@ interface AskBoxProps {
   shortcutLabel: string;
   onStop: () => void;
   onAsk: () => void;
+  undoKey: string;
   onUndo: () => void;
 }
 
 /** The pane's head: what a question would be about, Ask (or Stop while streaming), Undo. */
-function AskBox({ currentFile, isStreaming, shortcutLabel, onStop, onAsk, onUndo }: AskBoxProps) {
+function AskBox({ currentFile, isStreaming, shortcutLabel, onStop, onAsk, undoKey, onUndo }: AskBoxProps) {
   return (
     <div className="ask-box">
       <span className="ask-scope">
@@ -66,7 +74,7 @@ function AskBox({ currentFile, isStreaming, shortcutLabel, onStop, onAsk, onUndo
             Ask… <kbd>{shortcutLabel}</kbd>
           </button>
         )}
-        <button type="button" onClick={onUndo} title="Undo the last change Flint wrote">
+        <button type="button" onClick={onUndo} title={`Undo the last change Flint wrote (${undoKey}); an Accept all is one step`}>
           Undo
         </button>
       </div>
@@ -88,12 +96,4 @@ function useStopOnEscape(isStreaming: boolean, stop: () => Promise<unknown>): vo
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [isStreaming, stop]);
-}
-
-/** Undoes the last write Flint made; a conflict or refusal is an error, success a notice. */
-async function undoLastWrite(onError: (message: string) => void, onNotice: (message: string) => void): Promise<void> {
-  const result = await flint.undoWrite({});
-  if (!result.ok) onError(result.error.message);
-  else if (result.value.status === 'conflict' || result.value.status === 'refused') onError(result.value.message);
-  else onNotice(result.value.message);
 }

@@ -1,10 +1,10 @@
 /**
- * One hunk: where it goes, its state, its lines as they stream, and its decision buttons.
+ * One hunk in the pane's list, the review's navigator: where it goes (path:line, a link
+ * that opens the file at the hunk), +/− counts, its state and its decision buttons. Its
+ * lines stream in under it; once it waits in the file (or is decided) they fold away.
  */
-import { memo, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
-import type { HunkLine } from '../../../../shared/edits/edit-types';
+import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isUndecided, nextHunkState } from '../../../../shared/edits/hunk-state';
-import { markElementPainted } from '../../lib/paint-marks';
 import type { HunkMeta } from './answer-view';
 import { HunkEditor } from './hunk-editor';
 import type { HunkLineStore } from './hunk-line-store';
@@ -21,75 +21,89 @@ const STATE_LABELS: Record<HunkMeta['state'], string> = {
   refused: 'Refused',
 };
 
+export interface HunkCardActions {
+  onAccept: (hunkId: string) => void;
+  onReject: (hunkId: string) => void;
+  onRevert: (hunkId: string) => void;
+  /** Makes it the current hunk and opens its file at it. */
+  onSelect: (hunkId: string) => void;
+  /** The keys, as shown on the current hunk's buttons. */
+  keys: { accept: string; reject: string };
+}
+
 export interface HunkCardProps {
   hunk: HunkMeta;
   store: HunkLineStore;
-  onAccept: (hunkId: string) => void;
-  onReject: (hunkId: string) => void;
+  isCurrent: boolean;
+  actions: HunkCardActions;
 }
 
 /** Memoized: a frame's update re-renders only the hunks it changed. */
-export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHunk, onReject: rejectHunk }: HunkCardProps) {
-  const onAccept = (): void => acceptHunk(hunk.id);
-  const onReject = (): void => rejectHunk(hunk.id);
+export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions }: HunkCardProps) {
   const hostRef = useRef<HTMLDivElement>(null);
-
-  const firstLineAt = hunk.firstLineAtEpochMs;
-  // A layout effect, so a new card and its first lines reach the screen in the same frame.
-  useLayoutEffect(() => {
-    const editor = new HunkEditor(hostRef.current!);
-    let painted = false;
-    const append = (lines: readonly HunkLine[]): void => {
-      editor.append(lines);
-      if (painted || !editor.firstRow || firstLineAt === undefined) return;
-      painted = true;
-      markElementPainted(editor.firstRow, `hunk:${hunk.id}`, firstLineAt);
-    };
-    append(store.linesOf(hunk.id));
-    const stop = store.listen(hunk.id, append);
-    return () => {
-      stop();
-      editor.destroy();
-    };
-  }, [hunk.id, store, firstLineAt]);
+  const countsRef = useRef<HTMLSpanElement>(null);
+  const [expanded, setExpanded] = useState(false);
+  useHunkLines(hunk, store, hostRef, countsRef);
 
   // From the table main decides by: Accept only where main would take it; Reject for what
   // is undecided (as Reject all takes it), not for a hunk already decided or refused.
   const canAccept = nextHunkState(hunk.state, { type: 'accept' }).ok;
   const canReject = isUndecided(hunk.state);
+  const canRevert = hunk.state === 'accepted';
+  const folded = !expanded && isFolded(hunk);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
     if (event.target !== event.currentTarget) return;
     // A superseded hunk is accepted with its button only, after its warning is in view.
-    if (event.key === 'a' && canAccept && !hunk.superseded) onAccept();
-    else if (event.key === 'r' && canReject) onReject();
+    if (event.key === 'a' && canAccept && !hunk.superseded) actions.onAccept(hunk.id);
+    else if (event.key === 'r' && canReject) actions.onReject(hunk.id);
+    else if (event.key === 'Enter') actions.onSelect(hunk.id);
     else return;
     event.preventDefault();
   };
+  const where = `${hunk.path}${hunk.anchorLine !== null ? `:${hunk.anchorLine}` : ''}`;
 
   return (
     <article
-      className={`hunk-card is-${hunk.state}${hunk.superseded ? ' is-superseded' : ''}`}
-      aria-label={`Hunk in ${hunk.path}`}
+      className={`hunk-card is-${hunk.state}${hunk.superseded ? ' is-superseded' : ''}${isCurrent ? ' is-current' : ''}${folded ? ' is-folded' : ''}`}
+      aria-label={`Hunk ${hunk.number} in ${where}, ${STATE_LABELS[hunk.state]}`}
+      aria-current={isCurrent ? 'true' : undefined}
       data-hunk-id={hunk.id}
       data-hunk-number={hunk.number}
       tabIndex={0}
       onKeyDown={onKeyDown}
     >
       <header className="hunk-header">
-        <span className="hunk-path">
+        <button type="button" className="hunk-path link" onClick={() => actions.onSelect(hunk.id)} title="Open the file at this hunk (Enter)">
           {describeOperation(hunk)}
           {hunk.anchorLine !== null && <span className="hunk-line">:{hunk.anchorLine}</span>}
-        </span>
+        </button>
+        <span ref={countsRef} className="hunk-counts" />
         <span className="hunk-state" aria-label="Hunk state">
           {STATE_LABELS[hunk.state]}
+          {hunk.revised ? ` (${hunk.revised})` : ''}
         </span>
         <span className="spacer" />
-        <button type="button" onClick={onAccept} disabled={!canAccept} title={hunk.superseded ? 'Superseded by your redirect: accept it on its own' : 'Accept (A)'}>
-          {hunk.superseded && canAccept ? 'Accept anyway' : 'Accept'}
-        </button>
-        <button type="button" onClick={onReject} disabled={!canReject} title={hunk.state === 'partial' ? 'Discard (R)' : 'Reject (R)'}>
-          Reject
-        </button>
+        {canRevert ? (
+          <button type="button" onClick={() => actions.onRevert(hunk.id)} title="Take this hunk back off disk (its own Undo)">
+            Revert
+          </button>
+        ) : (
+          <>
+            <button type="button" onClick={() => actions.onAccept(hunk.id)} disabled={!canAccept} title={hunk.superseded ? 'Superseded by your redirect: accept it on its own' : `Accept (${actions.keys.accept}, or A here)`}>
+              {hunk.superseded && canAccept ? 'Accept anyway' : 'Accept'}
+              {isCurrent && canAccept && !hunk.superseded && <kbd>{actions.keys.accept}</kbd>}
+            </button>
+            <button type="button" onClick={() => actions.onReject(hunk.id)} disabled={!canReject} title={`${hunk.state === 'partial' ? 'Discard' : 'Reject'} (${actions.keys.reject}, or R here)`}>
+              Reject
+              {isCurrent && canReject && <kbd>{actions.keys.reject}</kbd>}
+            </button>
+          </>
+        )}
+        {isFolded(hunk) && (
+          <button type="button" className="hunk-fold" aria-expanded={expanded} onClick={() => setExpanded(!expanded)} title="Show or hide the hunk's lines here">
+            {expanded ? 'Hide lines' : 'Lines'}
+          </button>
+        )}
       </header>
       {hunk.message && <p className="hunk-message">{hunk.message}</p>}
       {hunk.overlapsNewer && canAccept && (
@@ -97,10 +111,33 @@ export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHu
           {hunk.overlapsNewer}
         </p>
       )}
-      <div ref={hostRef} className="hunk-body" />
+      <div ref={hostRef} className="hunk-body" hidden={folded} />
     </article>
   );
 });
+
+/** Lines fold away once the hunk waits in its file (drawn there) or is decided. */
+function isFolded(hunk: HunkMeta): boolean {
+  if (hunk.state === 'accepted' || hunk.state === 'rejected' || hunk.state === 'applying') return true;
+  return hunk.state === 'pending' && hunk.operation === 'update' && !hunk.superseded;
+}
+
+/** The card's lines and counts, grown outside React as they stream (see HunkLineStore). */
+function useHunkLines(hunk: HunkMeta, store: HunkLineStore, hostRef: React.RefObject<HTMLDivElement | null>, countsRef: React.RefObject<HTMLSpanElement | null>): void {
+  const firstLineAt = hunk.firstLineAtEpochMs;
+  const settled = hunk.state !== 'streaming';
+  // A layout effect, so a new card and its first lines reach the screen in the same frame.
+  useLayoutEffect(() => {
+    // Paint is timed for the first drawing only (a complete hunk is drawn again, reduced).
+    const editor = new HunkEditor(hostRef.current!, countsRef.current!, `hunk:${hunk.id}`, settled ? undefined : firstLineAt);
+    editor.show(store.linesOf(hunk.id), settled);
+    const stop = store.listen(hunk.id, (lines, whole) => (whole ? editor.show(store.linesOf(hunk.id), true) : editor.append(lines)));
+    return () => {
+      stop();
+      editor.destroy();
+    };
+  }, [hunk.id, store, firstLineAt, settled, hostRef, countsRef]);
+}
 
 function describeOperation(hunk: HunkMeta): string {
   switch (hunk.operation) {

@@ -7,7 +7,7 @@
 import type { TurnView } from '../../../../shared/ask-types';
 import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 import { hunksOfTurn, type AnswerView } from './answer-view';
-import { HunkCard } from './HunkCard';
+import { HunkCard, type HunkCardActions } from './HunkCard';
 import { TurnStatus } from './TurnStatus';
 import type { AnswerHandle } from './use-answer';
 
@@ -15,6 +15,9 @@ export interface TurnBlockProps {
   view: AnswerView;
   turn: TurnView;
   answer: AnswerHandle;
+  /** The hunk the review keys act on. */
+  currentHunk: string | null;
+  cardActions: HunkCardActions;
   onOpenSettings: () => void;
 }
 
@@ -26,9 +29,9 @@ const KIND_LABELS: Record<TurnView['kind'], string> = {
   retry: 'Retry',
 };
 
-export function TurnBlock({ view, turn, answer, onOpenSettings }: TurnBlockProps) {
+export function TurnBlock({ view, turn, answer, currentHunk, cardActions, onOpenSettings }: TurnBlockProps) {
   const { current, superseded } = hunksOfTurn(view, turn.index);
-  const card = (id: string) => <HunkCard key={id} hunk={view.hunks[id]!} store={answer.lines} onAccept={answer.accept} onReject={answer.reject} />;
+  const card = (id: string) => <HunkCard key={id} hunk={view.hunks[id]!} store={answer.lines} isCurrent={id === currentHunk} actions={cardActions} />;
   return (
     <section className={`turn is-${turn.status}`} aria-label={`Turn ${turn.index}`} data-turn={turn.index}>
       <header className="turn-ask">

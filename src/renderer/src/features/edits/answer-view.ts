@@ -7,7 +7,7 @@ import type { AnswerStatus, AnswerUpdate, TurnView } from '../../../../shared/as
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
 
 /** A hunk without its lines. */
-export type HunkMeta = Omit<HunkUpdate, 'appendLines'>;
+export type HunkMeta = Omit<HunkUpdate, 'appendLines' | 'replaceLines'>;
 
 export interface AnswerView {
   sessionId: string;
@@ -36,7 +36,7 @@ export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpda
   if (!current || current.sessionId !== update.sessionId) return current;
   const hunks = { ...current.hunks };
   const order = [...current.order];
-  for (const { appendLines: _lines, ...meta } of update.hunks) {
+  for (const { appendLines: _lines, replaceLines: _whole, ...meta } of update.hunks) {
     if (!hunks[meta.id]) order.push(meta.id);
     hunks[meta.id] = meta;
   }

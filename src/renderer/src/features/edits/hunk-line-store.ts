@@ -1,13 +1,18 @@
 /**
- * Hunk lines outside React: cards read and follow them imperatively, so streaming
- * lines never re-render the pane.
+ * Hunk lines outside React: cards and the file view read and follow them imperatively,
+ * so streaming lines never re-render the pane.
  */
 import type { HunkLine } from '../../../../shared/edits/edit-types';
 
-/** Lines per hunk, plus who is listening for appends. */
+/** Told of new lines; `whole` when they replace everything before (a revised hunk). */
+export type HunkLineListener = (lines: readonly HunkLine[], whole: boolean) => void;
+
+/** Lines per hunk, plus who is listening for changes. */
 export class HunkLineStore {
   private readonly lines = new Map<string, HunkLine[]>();
-  private readonly listeners = new Map<string, (lines: readonly HunkLine[]) => void>();
+  private readonly listeners = new Map<string, HunkLineListener>();
+  /** Characters of every line received since the last clear (for the tokens/s estimate). */
+  characters = 0;
 
   linesOf(id: string): readonly HunkLine[] {
     return this.lines.get(id) ?? [];
@@ -18,15 +23,23 @@ export class HunkLineStore {
     const list = this.lines.get(id) ?? [];
     list.push(...lines);
     this.lines.set(id, list);
-    this.listeners.get(id)?.(lines);
+    for (const line of lines) this.characters += line.text.length + 1;
+    this.listeners.get(id)?.(lines, false);
   }
 
-  listen(id: string, listener: (lines: readonly HunkLine[]) => void): () => void {
+  /** The hunk's lines are now `lines` (the user accepted it revised). */
+  replace(id: string, lines: readonly HunkLine[]): void {
+    this.lines.set(id, [...lines]);
+    this.listeners.get(id)?.(lines, true);
+  }
+
+  listen(id: string, listener: HunkLineListener): () => void {
     this.listeners.set(id, listener);
     return () => this.listeners.delete(id);
   }
 
   clear(): void {
     this.lines.clear();
+    this.characters = 0;
   }
 }

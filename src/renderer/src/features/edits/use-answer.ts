@@ -8,6 +8,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import type { AnswerUpdate, AskFocus, ConversationSummary } from '../../../../shared/ask-types';
+import type { HunkRevision } from '../../../../shared/edits/hunk-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
 import { remember } from '../../lib/tab-memory';
@@ -56,8 +57,12 @@ export function useAnswer(onError: (message: string) => void) {
   // Stable across frames (they read the session id from a ref): memoized cards stay put,
   // and listeners that use them (Esc stops) are not re-registered every frame.
   const session = (): string => refs.sessionId.current ?? '';
-  const accept = useCallback((hunkId: string) => void call(() => flint.acceptHunk({ sessionId: session(), hunkId })), [call]);
-  const reject = useCallback((hunkId: string) => void call(() => flint.rejectHunk({ sessionId: session(), hunkId })), [call]);
+  const accept = useCallback(
+    (hunkId: string, revision?: HunkRevision) => call(() => flint.acceptHunk({ sessionId: session(), hunkId, ...(revision ? { revision } : {}) })),
+    [call],
+  );
+  const reject = useCallback((hunkId: string) => call(() => flint.rejectHunk({ sessionId: session(), hunkId })), [call]);
+  const revert = useCallback((hunkId: string) => call(() => flint.revertHunk({ sessionId: session(), hunkId })), [call]);
   const stop = useCallback(() => call(() => flint.stopAnswer({ sessionId: session() })), [call]);
   const acceptAll = useCallback(() => call(() => flint.acceptAllHunks({ sessionId: session() })), [call]);
   const rejectAll = useCallback(() => call(() => flint.rejectAllHunks({ sessionId: session() })), [call]);
@@ -96,7 +101,7 @@ export function useAnswer(onError: (message: string) => void) {
     [call, onError],
   );
 
-  return { view, conversations, lines: storeRef.current, send, show, stop, accept, reject, acceptAll, rejectAll, retry, cancelRetry };
+  return { view, conversations, lines: storeRef.current, send, show, stop, accept, reject, revert, acceptAll, rejectAll, retry, cancelRetry };
 }
 
 /** A new conversation goes on screen, with whatever of it arrived before its id. */

@@ -113,7 +113,9 @@ export function applyLines(store: HunkLineStore, update: AnswerUpdate): void {
     if (hunk.firstLineAtEpochMs !== undefined && store.linesOf(hunk.id).length === 0 && hunk.appendLines.length > 0) {
       performance.mark('flint:hunk-received', { detail: { latencyMs: now - hunk.firstLineAtEpochMs } });
     }
-    store.append(hunk.id, hunk.appendLines);
+    // A hunk accepted as the user revised it comes back whole, once.
+    if (hunk.replaceLines) store.replace(hunk.id, hunk.replaceLines);
+    else store.append(hunk.id, hunk.appendLines);
   }
 }
 

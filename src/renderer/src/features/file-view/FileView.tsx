@@ -1,11 +1,15 @@
 /**
- * The read-only view of the selected file; reloads when another program changes it.
+ * The view of the selected file, with the hunks waiting in it drawn in place (the review
+ * in context); reloads when another program changes it.
  */
 import { formatBytes } from '../../../../shared/format-bytes';
 import { useEffect, useRef, useState } from 'react';
 import { isSameOrBelow } from '../../../../shared/paths';
 import type { FileContent } from '../../../../shared/project-types';
 import { flint } from '../../lib/flint';
+import { buildReviewDoc, type InlineHunk } from '../review/review-doc';
+import type { ReviewActions } from '../review/review-extension';
+import type { ReviewSurface } from '../review/use-review';
 import { CodeEditor } from './code-editor';
 
 /** What the view shows besides text: why there is no text. */
@@ -17,53 +21,55 @@ type ViewContent =
   /** The file was removed while shown. */
   | { kind: 'deleted'; path: string };
 
-export interface FileViewProps {
-  path: string | null;
+/** The review's part in the file view. */
+export interface FileReview {
+  /** The hunks waiting in this file (placed where their text still is). */
+  hunks: readonly InlineHunk[];
+  /** The hunk the keys act on, and a counter bumped when it should come into view. */
+  current: string | null;
+  revealTick: number;
+  actions: ReviewActions;
+  surface: { current: ReviewSurface | null };
+  /** Focus asked for a hunk before its file was drawn (see use-review.ts). */
+  pendingFocus: { current: { hunkId: string } | null };
 }
 
-export function FileView({ path }: FileViewProps) {
+export interface FileViewProps {
+  path: string | null;
+  review: FileReview;
+}
+
+export function FileView({ path, review }: FileViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<CodeEditor | null>(null);
   const requestRef = useRef(0);
   const [content, setContent] = useState<ViewContent | null>(null);
+  const actionsRef = useRef(review.actions);
+  actionsRef.current = review.actions;
 
   useEffect(() => {
-    editorRef.current = new CodeEditor(hostRef.current!);
-    return () => editorRef.current?.destroy();
-  }, []);
-
-  useEffect(() => {
-    if (path === null) {
-      setContent(null);
-      return;
-    }
-    const load = async (isReload: boolean): Promise<void> => {
-      const request = ++requestRef.current;
-      const result = await flint.readFile({ path });
-      // A newer read (or another file) superseded this one.
-      if (request !== requestRef.current) return;
-      const next: ViewContent = result.ok ? result.value : { kind: 'error', path, message: result.error.message };
-      if (next.kind === 'text') editorRef.current?.show(path, next.text, isReload);
-      setContent(next);
+    const editor = new CodeEditor(hostRef.current!, () => actionsRef.current);
+    editorRef.current = editor;
+    review.surface.current = { revisionOf: (id) => editor.revisionOf(id), focusHunk: (id) => editor.focusHunk(id) };
+    return () => {
+      review.surface.current = null;
+      editor.destroy();
     };
-    void load(false);
-    return flint.on('project:changed', ({ changes }) => {
-      for (const change of changes) {
-        if (change.type === 'removed' && isSameOrBelow(path, change.path)) {
-          requestRef.current += 1;
-          setContent({ kind: 'deleted', path });
-        } else if (change.type !== 'removed' && (change.type === 'modified' ? change.path : change.entry.path) === path) {
-          void load(true);
-        }
-      }
-    });
-  }, [path]);
+  }, [review.surface]);
+
+  useFileText(path, setContent, requestRef);
+  useDrawnReview(editorRef, path, content, review);
 
   const isText = content?.kind === 'text';
   return (
     <section className="file-view" aria-label="File view">
       <header className="file-view-header">
         <span className="file-view-path">{path ?? 'No file selected'}</span>
+        {isText && review.hunks.length > 0 && (
+          <span className="file-view-tag" title="Hunks waiting for a decision in this file">
+            {review.hunks.length} {review.hunks.length === 1 ? 'hunk' : 'hunks'} to review
+          </span>
+        )}
         {content?.kind === 'text' && content.encoding !== 'utf-8' && <span className="file-view-tag">{content.encoding}</span>}
       </header>
       {content?.kind === 'text' && content.notice && (
@@ -75,6 +81,65 @@ export function FileView({ path }: FileViewProps) {
       {!isText && <p className="file-view-message">{describe(content, path)}</p>}
     </section>
   );
+}
+
+/** Loads `path`, and again whenever another program changes it. */
+function useFileText(path: string | null, setContent: (content: ViewContent | null) => void, requestRef: { current: number }): void {
+  useEffect(() => {
+    if (path === null) {
+      setContent(null);
+      return;
+    }
+    const load = async (): Promise<void> => {
+      const request = ++requestRef.current;
+      const result = await flint.readFile({ path });
+      // A newer read (or another file) superseded this one.
+      if (request !== requestRef.current) return;
+      setContent(result.ok ? result.value : { kind: 'error', path, message: result.error.message });
+    };
+    void load();
+    return flint.on('project:changed', ({ changes }) => {
+      for (const change of changes) {
+        if (change.type === 'removed' && isSameOrBelow(path, change.path)) {
+          requestRef.current += 1;
+          setContent({ kind: 'deleted', path });
+        } else if (change.type !== 'removed' && (change.type === 'modified' ? change.path : change.entry.path) === path) {
+          void load();
+        }
+      }
+    });
+  }, [path, setContent, requestRef]);
+}
+
+/**
+ * Draws the file with its hunks whenever either changes (keeping what the user edited in
+ * a hunk still waiting), and brings the current hunk into view when asked.
+ */
+function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string | null, content: ViewContent | null, review: FileReview): void {
+  const shownPath = useRef<string | null>(null);
+  const revealed = useRef(-1);
+  const hunksKey = review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}`).join(',');
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor || content?.kind !== 'text' || path === null || content.path !== path) return;
+    const edited = editor.editedTexts();
+    const hunks = review.hunks.map((hunk) => (edited.has(hunk.id) ? { ...hunk, edited: edited.get(hunk.id)! } : hunk));
+    const place = shownPath.current === path ? editor.cursorPlace() : null;
+    editor.show(path, buildReviewDoc(content.text, hunks), shownPath.current === path);
+    if (place) editor.restoreCursor(place);
+    shownPath.current = path;
+    editor.setCurrent(review.current, false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- drawn again when the hunks' key changes, not their array
+  }, [editorRef, path, content, hunksKey]);
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    const reveal = revealed.current !== review.revealTick && review.current !== null && editor.shows(review.current);
+    if (reveal) revealed.current = review.revealTick;
+    const focus = review.pendingFocus.current;
+    if (focus !== null && focus.hunkId === review.current && editor.focusHunk(focus.hunkId)) review.pendingFocus.current = null;
+    else editor.setCurrent(review.current, reveal);
+  }, [editorRef, review.current, review.revealTick, review.pendingFocus, hunksKey, content]);
 }
 
 function describe(content: ViewContent | null, path: string | null): string {

@@ -1,11 +1,11 @@
 /**
  * A read-only CodeMirror 6 view whose document and language can be swapped in place.
  */
-import { defaultKeymap } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { defaultHighlightStyle, HighlightStyle, LanguageDescription, syntaxHighlighting } from '@codemirror/language';
 import { languages } from '@codemirror/language-data';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, EditorState, Transaction } from '@codemirror/state';
 import {
   drawSelection,
   EditorView,
@@ -16,7 +16,11 @@ import {
   lineNumbers,
 } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
+import type { HunkRevision } from '../../../../shared/edits/hunk-types';
 import { baseName } from '../../../../shared/paths';
+import type { ReviewDoc } from '../review/review-doc';
+import { blocksNow, fileLineLabel, newLinesNow, isEdited, reviewExtension, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
+import { revisionFor } from '../review/review-revision';
 
 const darkHighlight = HighlightStyle.define([
   { tag: [tags.keyword, tags.modifier, tags.controlKeyword], color: '#c678dd' },
@@ -44,6 +48,13 @@ const theme = EditorView.theme(
   { dark: true },
 );
 
+/** The cursor's place inside a hunk drawn in the file. */
+export interface CursorPlace {
+  hunkId: string;
+  line: number;
+  column: number;
+}
+
 export class CodeEditor {
   readonly view: EditorView;
   private readonly language = new Compartment();
@@ -54,7 +65,7 @@ export class CodeEditor {
    * constructable stylesheets instead of <style> tags, which the strict CSP
    * (`style-src 'self'`, no 'unsafe-inline') would block.
    */
-  constructor(host: HTMLElement) {
+  constructor(host: HTMLElement, actions: () => ReviewActions) {
     const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
     this.view = new EditorView({
       parent: shadow,
@@ -62,7 +73,8 @@ export class CodeEditor {
       state: EditorState.create({
         doc: '',
         extensions: [
-          lineNumbers(),
+          // Numbers of the file on disk: added lines are not in it yet.
+          lineNumbers({ formatNumber: (line, state) => fileLineLabel(state, line) }),
           highlightActiveLineGutter(),
           highlightSpecialChars(),
           drawSelection(),
@@ -70,9 +82,10 @@ export class CodeEditor {
           highlightSelectionMatches(),
           syntaxHighlighting(darkHighlight),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-          EditorState.readOnly.of(true),
-          EditorView.contentAttributes.of({ 'aria-readonly': 'true' }),
-          keymap.of([...defaultKeymap, ...searchKeymap]),
+          // Editable only where a hunk adds text (review-extension.ts guards the rest).
+          history(),
+          keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
+          reviewExtension(actions),
           this.language.of([]),
           theme,
         ],
@@ -81,17 +94,72 @@ export class CodeEditor {
   }
 
   /**
-   * Shows `text` for `path`. On a reload of the same file, scroll and cursor stay put.
+   * Shows `review` (the file, with its hunks in place) for `path`. On a reload of the same
+   * file, scroll and cursor stay put.
    */
-  show(path: string, text: string, isReload: boolean): void {
+  show(path: string, review: ReviewDoc, isReload: boolean): void {
+    const { text } = review;
     const scrollTop = this.view.scrollDOM.scrollTop;
     const anchor = Math.min(this.view.state.selection.main.anchor, text.length);
     this.view.dispatch({
       changes: { from: 0, to: this.view.state.doc.length, insert: text },
       selection: { anchor: isReload ? anchor : 0 },
+      effects: setReviewBlocks.of(review.blocks),
+      // A new drawing is not something the user's Undo takes back.
+      annotations: Transaction.addToHistory.of(false),
     });
     this.view.scrollDOM.scrollTop = isReload ? scrollTop : 0;
     if (!isReload) void this.setLanguageFor(path);
+  }
+
+  /** The new text of each hunk the user edited in place (kept when the blocks are drawn again). */
+  editedTexts(): Map<string, string[]> {
+    return new Map(blocksNow(this.view.state).filter(isEdited).map((block) => [block.hunkId, newLinesNow(block)]));
+  }
+
+  /** What Accept takes of `hunkId`: the user's edit, the selected lines, or (undefined) the whole hunk. */
+  revisionOf(hunkId: string): HunkRevision | undefined {
+    return revisionFor(this.view.state, hunkId);
+  }
+
+  /** Marks `hunkId` as the one the keys act on and, if asked, brings it into view. */
+  setCurrent(hunkId: string | null, reveal: boolean): void {
+    const block = hunkId === null ? undefined : blocksNow(this.view.state).find((candidate) => candidate.hunkId === hunkId);
+    this.view.dispatch({ effects: [setCurrentHunk.of(hunkId), ...(reveal && block ? [EditorView.scrollIntoView(block.from, { y: 'center' })] : [])] });
+  }
+
+  /**
+   * Where the cursor is, as a hunk and a line and column inside it (a drawing moves the
+   * text around it; the cursor should stay on the same line of the same hunk).
+   */
+  cursorPlace(): CursorPlace | null {
+    const head = this.view.state.selection.main.head;
+    for (const block of blocksNow(this.view.state)) {
+      const line = block.lines.findIndex((candidate) => candidate.from <= head && head <= candidate.to);
+      if (line >= 0) return { hunkId: block.hunkId, line, column: head - block.lines[line]!.from };
+    }
+    return null;
+  }
+
+  restoreCursor(place: CursorPlace): void {
+    const block = blocksNow(this.view.state).find((candidate) => candidate.hunkId === place.hunkId);
+    const line = block?.lines[Math.min(place.line, block.lines.length - 1)];
+    if (line) this.view.dispatch({ selection: { anchor: Math.min(line.from + place.column, line.to) } });
+  }
+
+  /** Puts the cursor on the hunk's first added (else first changed) line and focuses the view; false if it is not drawn. */
+  focusHunk(hunkId: string): boolean {
+    const block = blocksNow(this.view.state).find((candidate) => candidate.hunkId === hunkId);
+    if (!block) return false;
+    const line = block.lines.find((candidate) => candidate.kind === 'add') ?? block.lines.find((candidate) => candidate.kind === 'remove') ?? block.lines[0]!;
+    this.view.dispatch({ selection: { anchor: line.from }, effects: [setCurrentHunk.of(hunkId), EditorView.scrollIntoView(line.from, { y: 'center' })] });
+    this.view.focus();
+    return true;
+  }
+
+  /** Whether `hunkId` is drawn in the file. */
+  shows(hunkId: string): boolean {
+    return blocksNow(this.view.state).some((block) => block.hunkId === hunkId);
   }
 
   private async setLanguageFor(path: string): Promise<void> {

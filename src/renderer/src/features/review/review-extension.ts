@@ -1,0 +1,308 @@
+/**
+ * The diff inside the file (CodeMirror 6): a review document's blocks (review-doc.ts)
+ * drawn in place — removed lines red, added lines green with word marks, a header per
+ * hunk with its Accept / Reject buttons — and editable only where the hunk adds text, so
+ * the user can edit a hunk's new text before accepting it.
+ *
+ * Where each block is, line by line, lives in decorations that map through the user's
+ * edits: kept and removed lines can never change (a change filter guards them), so their
+ * marks stay exact; any other line inside a block is new text (the model's, or typed).
+ */
+import { EditorState, StateEffect, StateField, type Extension, type Range } from '@codemirror/state';
+import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view';
+import type { HunkLine } from '../../../../shared/edits/edit-types';
+import type { ReviewBlock, ReviewDoc } from './review-doc';
+import { changedSpan } from './review-lines';
+
+/** What a block's header shows and does. */
+export interface ReviewActions {
+  accept: (hunkId: string) => void;
+  reject: (hunkId: string) => void;
+  /** The key labels shown on the buttons ("Ctrl+Enter"). */
+  acceptKey: string;
+  rejectKey: string;
+}
+
+interface LineSpec {
+  hunkId: string;
+  kind: HunkLine['kind'];
+  index: number;
+}
+
+interface BlockSpec {
+  hunkId: string;
+  number: number;
+  edited: boolean;
+  /** The block's new text (kept and added lines) as drawn: anything else was typed. */
+  original: string[];
+}
+
+interface ReviewState {
+  /** One point per block line the model wrote, at its start: what the line is. */
+  lines: DecorationSet;
+  /** One range per block, growing with text typed at its end. */
+  blocks: DecorationSet;
+  current: string | null;
+}
+
+/** Replaces the blocks (with the document, in the same transaction). */
+export const setReviewBlocks = StateEffect.define<ReviewDoc['blocks']>();
+/** The hunk the keys act on: its block is marked and scrolled to. */
+export const setCurrentHunk = StateEffect.define<string | null>();
+
+const empty: ReviewState = { lines: Decoration.none, blocks: Decoration.none, current: null };
+
+export const reviewField = StateField.define<ReviewState>({
+  create: () => empty,
+  update(value, tr) {
+    let next = tr.docChanged ? { ...value, lines: value.lines.map(tr.changes), blocks: value.blocks.map(tr.changes) } : value;
+    for (const effect of tr.effects) {
+      if (effect.is(setReviewBlocks)) next = { ...next, ...decorationsOf(tr.state, effect.value) };
+      else if (effect.is(setCurrentHunk)) next = { ...next, current: effect.value };
+    }
+    return next;
+  },
+});
+
+function decorationsOf(state: EditorState, blocks: readonly ReviewBlock[]): Pick<ReviewState, 'lines' | 'blocks'> {
+  const lines: Range<Decoration>[] = [];
+  const ranges: Range<Decoration>[] = [];
+  for (const block of blocks) {
+    if (block.lines.length === 0) continue;
+    const first = state.doc.line(block.firstLine + 1);
+    const last = state.doc.line(block.firstLine + block.lines.length);
+    block.lines.forEach((line, offset) => {
+      const spec: LineSpec = { hunkId: block.hunkId, kind: line.kind, index: line.index };
+      lines.push(Decoration.line({ spec }).range(state.doc.line(block.firstLine + 1 + offset).from));
+    });
+    const original = block.lines.flatMap((line, offset) => (line.kind === 'remove' ? [] : [state.doc.line(block.firstLine + 1 + offset).text]));
+    const spec: BlockSpec = { hunkId: block.hunkId, number: block.number, edited: block.edited, original };
+    ranges.push(Decoration.mark({ spec, inclusiveEnd: true }).range(first.from, Math.max(last.to, first.from)));
+  }
+  return { lines: Decoration.set(lines, true), blocks: Decoration.set(ranges, true) };
+}
+
+/** A block as it is now: where, and each of its lines with what it is (`add` for anything typed). */
+export interface BlockNow {
+  hunkId: string;
+  number: number;
+  from: number;
+  to: number;
+  /** Edited before this drawing (its lines are no longer the model's). */
+  edited: boolean;
+  original: string[];
+  lines: Array<{ from: number; to: number; kind: HunkLine['kind']; index: number; text: string }>;
+}
+
+export function blocksNow(state: EditorState): BlockNow[] {
+  const review = state.field(reviewField, false);
+  if (!review) return [];
+  const known = new Map<number, LineSpec>();
+  review.lines.between(0, state.doc.length, (from, _to, decoration) => {
+    const spec = decoration.spec.spec as LineSpec;
+    // Two marks on one line (typed lines removed around a kept one): the kept line's wins.
+    const there = known.get(from);
+    if (!there || there.kind === 'add') known.set(from, spec);
+  });
+  const blocks: BlockNow[] = [];
+  review.blocks.between(0, state.doc.length, (from, to, decoration) => {
+    const spec = decoration.spec.spec as BlockSpec;
+    const block: BlockNow = { ...spec, from, to, lines: [] };
+    for (let line = state.doc.lineAt(from); ; line = state.doc.line(line.number + 1)) {
+      const mark = known.get(line.from);
+      const own = mark?.hunkId === spec.hunkId ? mark : undefined;
+      block.lines.push({ from: line.from, to: line.to, kind: own?.kind ?? 'add', index: own?.index ?? -1, text: line.text });
+      if (line.to >= to || line.number === state.doc.lines) break;
+    }
+    blocks.push(block);
+  });
+  return blocks;
+}
+
+/** The ranges the user may change: each run of added lines in a block. */
+function editableRanges(state: EditorState): Array<[number, number]> {
+  const zones: Array<[number, number]> = [];
+  for (const block of blocksNow(state)) {
+    let zone: [number, number] | null = null;
+    for (const line of block.lines) {
+      if (line.kind !== 'add') {
+        zone = null;
+        continue;
+      }
+      if (zone) zone[1] = line.to;
+      else zones.push((zone = [line.from, line.to]));
+    }
+  }
+  return zones;
+}
+
+/**
+ * Outside added text nothing changes: kept and removed lines are the file's, as on disk.
+ * A transaction with any change outside an added run is refused whole (a paste across a
+ * kept line does nothing rather than half of something).
+ */
+const guard = EditorState.changeFilter.of((tr) => {
+  if (!tr.docChanged || tr.effects.some((effect) => effect.is(setReviewBlocks))) return true;
+  const zones = editableRanges(tr.startState);
+  let inside = true;
+  tr.changes.iterChangedRanges((from, to) => {
+    inside &&= zones.some(([zoneFrom, zoneTo]) => zoneFrom <= from && to <= zoneTo);
+  });
+  return inside;
+});
+
+class BlockHeader extends WidgetType {
+  constructor(
+    private readonly block: BlockNow,
+    private readonly current: boolean,
+    private readonly actions: ReviewActions,
+  ) {
+    super();
+  }
+
+  override eq(other: BlockHeader): boolean {
+    const [a, b] = [this.block, other.block];
+    return a.hunkId === b.hunkId && a.number === b.number && isEdited(a) === isEdited(b) && this.current === other.current && countsOf(a) === countsOf(b);
+  }
+
+  toDOM(): HTMLElement {
+    const header = document.createElement('div');
+    header.className = `cm-flint-hunk-header${this.current ? ' is-current' : ''}`;
+    header.dataset.hunkId = this.block.hunkId;
+    header.setAttribute('role', 'group');
+    header.setAttribute('aria-label', `Hunk ${this.block.number}, ${countsOf(this.block)}`);
+    const title = document.createElement('span');
+    title.className = 'cm-flint-hunk-title';
+    title.textContent = `Hunk ${this.block.number} · ${countsOf(this.block)}${isEdited(this.block) ? ' · edited' : ''}`;
+    header.append(title, this.button('Accept', this.actions.acceptKey, () => this.actions.accept(this.block.hunkId)), this.button('Reject', this.actions.rejectKey, () => this.actions.reject(this.block.hunkId)));
+    return header;
+  }
+
+  private button(label: string, key: string, onClick: () => void): HTMLButtonElement {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = `cm-flint-${label.toLowerCase()}`;
+    button.textContent = `${label} `;
+    const kbd = document.createElement('kbd');
+    kbd.textContent = key;
+    button.append(kbd);
+    button.title = `${label} hunk ${this.block.number} (${key})`;
+    // The editor must not take the click as a cursor move.
+    button.addEventListener('mousedown', (event) => event.preventDefault());
+    button.addEventListener('click', onClick);
+    return button;
+  }
+
+  override ignoreEvent(): boolean {
+    return true;
+  }
+}
+
+function countsOf(block: BlockNow): string {
+  const added = block.lines.filter((line) => line.kind === 'add').length;
+  const removed = block.lines.filter((line) => line.kind === 'remove').length;
+  return `+${added} −${removed}`;
+}
+
+/** The block's new text as it is now: its kept and added lines, typed ones included. */
+export function newLinesNow(block: BlockNow): string[] {
+  return block.lines.filter((line) => line.kind !== 'remove').map((line) => line.text);
+}
+
+/** Whether the user changed the block's new text (now, or before it was last drawn). */
+export function isEdited(block: BlockNow): boolean {
+  if (block.edited) return true;
+  const now = newLinesNow(block);
+  return now.length !== block.original.length || now.some((line, index) => line !== block.original[index]);
+}
+
+/** Classes per line, word marks between a removed line and the added one in its place, and the headers. */
+function drawn(state: EditorState, actions: ReviewActions): DecorationSet {
+  const review = state.field(reviewField);
+  const builder: Range<Decoration>[] = [];
+  for (const block of blocksNow(state)) {
+    const current = block.hunkId === review.current;
+    builder.push(Decoration.widget({ widget: new BlockHeader(block, current, actions), block: true, side: -1 }).range(block.from));
+    for (const line of block.lines) {
+      const kind = line.kind === 'context' ? 'context' : line.kind;
+      builder.push(Decoration.line({ class: `cm-flint-${kind}${current ? ' is-current' : ''}` }).range(line.from));
+    }
+    builder.push(...wordMarks(block));
+  }
+  return Decoration.set(builder, true);
+}
+
+/** Within each run of removed then added lines, the i-th added line is marked against the i-th removed one. */
+function wordMarks(block: BlockNow): Range<Decoration>[] {
+  const marks: Range<Decoration>[] = [];
+  const removed: BlockNow['lines'] = [];
+  let added = 0;
+  for (const line of block.lines) {
+    if (line.kind === 'context') {
+      removed.length = 0;
+      added = 0;
+    } else if (line.kind === 'remove') {
+      if (added > 0) [removed.length, added] = [0, 0];
+      removed.push(line);
+    } else {
+      const partner = removed[added++];
+      const span = partner ? changedSpan(partner.text, line.text) : null;
+      if (!partner || !span) continue;
+      if (span.before[1] > span.before[0]) marks.push(Decoration.mark({ class: 'cm-flint-word-removed' }).range(partner.from + span.before[0], partner.from + span.before[1]));
+      if (span.after[1] > span.after[0]) marks.push(Decoration.mark({ class: 'cm-flint-word-added' }).range(line.from + span.after[0], line.from + span.after[1]));
+    }
+  }
+  return marks;
+}
+
+/** The file's line number of each document line: added lines have none (they are not in the file yet). */
+export function fileLineLabel(state: EditorState, docLine: number): string {
+  const review = state.field(reviewField, false);
+  if (!review || review.blocks.size === 0) return String(docLine);
+  let addedBefore = 0;
+  for (const block of blocksNow(state)) {
+    for (const line of block.lines) {
+      const number = state.doc.lineAt(line.from).number;
+      if (number === docLine) return line.kind === 'add' ? '+' : line.kind === 'remove' ? `${docLine - addedBefore} −` : String(docLine - addedBefore);
+      if (number > docLine) return String(docLine - addedBefore);
+      if (line.kind === 'add') addedBefore += 1;
+    }
+  }
+  return String(docLine - addedBefore);
+}
+
+const theme = EditorView.theme({
+  '.cm-flint-remove': { backgroundColor: 'var(--diff-remove-bg, #4b1c22)' },
+  '.cm-flint-add': { backgroundColor: 'var(--diff-add-bg, #173a24)' },
+  '.cm-flint-context.is-current, .cm-flint-remove.is-current, .cm-flint-add.is-current': { boxShadow: 'inset 3px 0 0 var(--accent, #61afef)' },
+  '.cm-flint-word-removed': { backgroundColor: 'rgba(255, 110, 120, 0.35)', borderRadius: '2px' },
+  '.cm-flint-word-added': { backgroundColor: 'rgba(110, 220, 140, 0.3)', borderRadius: '2px' },
+  '.cm-flint-hunk-header': {
+    display: 'flex',
+    alignItems: 'center',
+    gap: '8px',
+    padding: '2px 8px',
+    fontFamily: 'var(--sans, system-ui)',
+    fontSize: '12px',
+    color: 'var(--text, #e6e6e6)',
+    backgroundColor: 'var(--surface-2, #2a2f38)',
+    borderTop: '1px solid var(--border, #3a404b)',
+  },
+  '.cm-flint-hunk-header.is-current': { backgroundColor: 'var(--current-hunk-bg, #23354d)', outline: '1px solid var(--accent, #61afef)' },
+  '.cm-flint-hunk-title': { flex: '1' },
+  '.cm-flint-hunk-header button': {
+    font: 'inherit',
+    color: 'inherit',
+    background: 'var(--button-bg, #353b45)',
+    border: '1px solid var(--border, #4a505b)',
+    borderRadius: '4px',
+    padding: '1px 8px',
+    cursor: 'pointer',
+  },
+  '.cm-flint-hunk-header kbd': { fontSize: '11px', opacity: '0.85', marginLeft: '4px' },
+});
+
+/** The review: its state, the guard on kept text, what is drawn, and the gutter's numbers. */
+export function reviewExtension(actions: () => ReviewActions): Extension {
+  return [reviewField, guard, EditorView.decorations.compute([reviewField], (state) => drawn(state, actions())), theme];
+}
