@@ -165,7 +165,8 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
   });
 
   it('accepts all with one key and takes them all back with one Undo', async () => {
-    await askByKeyboard('Now rename two functions', [4, 5]);
+    // A new opening of the bar starts a new conversation: its hunks are numbered from 1.
+    await askByKeyboard('Now rename two functions', [1, 2]);
     await page.keyboard.press('Control+Shift+Enter');
     await eventually(onDisk, (text) => text === RENAMED, 'both renames on disk');
     await page.keyboard.press('Control+Alt+KeyZ');
