@@ -168,7 +168,7 @@ describe('the ask bar in Chromium (serve shell, simulator)', () => {
     await press();
     await input().fill('use reduce instead of the loop');
     await input().press('Enter');
-    const hunk = page.getByRole('article', { name: 'Hunk in src/total.ts' });
+    const hunk = page.getByRole('article', { name: /^Hunk \d+ in src\/total\.ts/ });
     await eventually(() => hunk.getByLabel('Hunk state').innerText().catch(() => ''), (state) => state === 'Ready', 'the hunk', 20_000);
     await eventually(() => bar().getByLabel('Proposed changes').innerText(), (text) => text.startsWith('1 change'), 'the bar to point at the diff pane');
     await mkdir(OUTPUT, { recursive: true });

@@ -43,7 +43,7 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
   let page: Page;
   let pageErrors: string[] = [];
 
-  const cards = () => page.getByRole('article', { name: 'Hunk in src/app.ts' });
+  const cards = () => page.getByRole('article', { name: /^Hunk \d+ in src\/app\.ts/ });
   const stateOf = (index: number) => cards().nth(index).getByLabel('Hunk state').innerText();
   /** The file's text; while Flint swaps it (undo) the name is free for an instant, which reads as "not yet". */
   const onDisk = () => readFile(join(project, 'src', 'app.ts'), 'utf8').catch(() => '(being swapped)');
@@ -139,7 +139,7 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
 
   it('refuses a patch that leaves the project, and writes nothing', async () => {
     await ask('escape please');
-    const refused = page.getByRole('article', { name: 'Hunk in ../outside.txt' });
+    const refused = page.getByRole('article', { name: /^Hunk \d+ in \.\.\/outside\.txt/ });
     await eventually(() => refused.getByLabel('Hunk state').innerText(), (state) => state === 'Refused', 'the refusal', 20_000);
     expect(await refused.getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true);
     expect(await readFile(join(workspace, 'outside.txt'), 'utf8')).toBe('secret\n');

@@ -62,7 +62,7 @@ describe('answers as real models write them, in Chromium (serve shell, simulator
   let page: Page;
   let pageErrors: string[] = [];
 
-  const card = (path: string) => page.getByRole('article', { name: `Hunk in ${path}` });
+  const card = (path: string) => page.getByRole('article', { name: new RegExp(`^Hunk \\d+ in ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\b`) });
   const read = (path: string) => readFile(join(project, path), 'utf8').catch(() => '(absent)');
   const allReady = async (count: number) =>
     eventually(() => page.getByLabel('Hunk state').allInnerTexts(), (states) => states.length === count && states.every((state) => state === 'Ready'), `${count} ready hunks`, 20_000);

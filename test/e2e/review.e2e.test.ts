@@ -1,7 +1,7 @@
 /**
  * End to end in Chromium, keyboard only: ask, review the hunks in the file, accept some
  * lines of one, edit and accept another, reject a third, check the bytes on disk; then
- * Accept all and take it back with one Undo, and revert one hunk from its card.
+ * Accept all and take it back with one Undo, and revert one hunk of an Accept all from its card.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -171,6 +171,18 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
     await eventually(onDisk, (text) => text === RENAMED, 'both renames on disk');
     await page.keyboard.press('Control+Alt+KeyZ');
     await eventually(onDisk, (text) => text === REVIEWED, 'one Undo to take both back');
+  });
+
+  it('reverts one hunk of an Accept all from its card (U), leaving the other on disk', async () => {
+    await eventually(() => stateOf(1), (state) => state === 'Ready', 'the undone hunk to wait again');
+    await page.keyboard.press('Control+Shift+Enter');
+    await eventually(onDisk, (text) => text === RENAMED, 'both renames on disk again');
+    await card(1).focus();
+    await page.keyboard.press('u');
+    await eventually(onDisk, (text) => text === REVIEWED.replace('function mul(', 'function times('), 'only the second rename on disk');
+    await eventually(() => stateOf(1), (state) => state === 'Ready', 'the reverted hunk to wait again');
+    expect(await stateOf(2)).toBe('Accepted');
+    await shoot('reverted');
   });
 
   it('lists every key in the shortcuts sheet, and Esc gives focus back', async () => {

@@ -5,7 +5,9 @@
  */
 import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isUndecided, nextHunkState } from '../../../../shared/edits/hunk-state';
+import { oldLinesOf } from '../../../../shared/edits/edit-types';
 import type { HunkMeta } from './answer-view';
+import { ConflictText } from './ConflictText';
 import { HunkEditor } from './hunk-editor';
 import type { HunkLineStore } from './hunk-line-store';
 
@@ -56,7 +58,10 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
     // A superseded hunk is accepted with its button only, after its warning is in view.
     if (event.key === 'a' && canAccept && !hunk.superseded) actions.onAccept(hunk.id);
     else if (event.key === 'r' && canReject) actions.onReject(hunk.id);
+    else if (event.key === 'u' && canRevert) actions.onRevert(hunk.id);
+    else if (event.key === 'l' && isFolded(hunk)) setExpanded(!expanded);
     else if (event.key === 'Enter') actions.onSelect(hunk.id);
+    else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') focusSibling(event.currentTarget, event.key === 'ArrowDown' ? 1 : -1);
     else return;
     event.preventDefault();
   };
@@ -69,11 +74,13 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
       aria-current={isCurrent ? 'true' : undefined}
       data-hunk-id={hunk.id}
       data-hunk-number={hunk.number}
+      // One Tab stop per hunk: its buttons answer to keys on the card (and to the pointer).
       tabIndex={0}
+      aria-keyshortcuts={canRevert ? 'Enter U L' : 'Enter A R L'}
       onKeyDown={onKeyDown}
     >
       <header className="hunk-header">
-        <button type="button" className="hunk-path link" onClick={() => actions.onSelect(hunk.id)} title="Open the file at this hunk (Enter)">
+        <button type="button" tabIndex={-1} className="hunk-path link" onClick={() => actions.onSelect(hunk.id)} title="Open the file at this hunk (Enter)">
           {describeOperation(hunk)}
           {hunk.anchorLine !== null && <span className="hunk-line">:{hunk.anchorLine}</span>}
         </button>
@@ -84,23 +91,23 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
         </span>
         <span className="spacer" />
         {canRevert ? (
-          <button type="button" onClick={() => actions.onRevert(hunk.id)} title="Take this hunk back off disk (its own Undo)">
+          <button type="button" tabIndex={-1} onClick={() => actions.onRevert(hunk.id)} title="Take this hunk back off disk, even after an Accept all (U here)">
             Revert
           </button>
         ) : (
           <>
-            <button type="button" onClick={() => actions.onAccept(hunk.id)} disabled={!canAccept} title={hunk.superseded ? 'Superseded by your redirect: accept it on its own' : `Accept (${actions.keys.accept}, or A here)`}>
+            <button type="button" tabIndex={-1} onClick={() => actions.onAccept(hunk.id)} disabled={!canAccept} title={hunk.superseded ? 'Superseded by your redirect: accept it on its own' : `Accept (${actions.keys.accept}, or A here)`}>
               {hunk.superseded && canAccept ? 'Accept anyway' : 'Accept'}
               {isCurrent && canAccept && !hunk.superseded && <kbd>{actions.keys.accept}</kbd>}
             </button>
-            <button type="button" onClick={() => actions.onReject(hunk.id)} disabled={!canReject} title={`${hunk.state === 'partial' ? 'Discard' : 'Reject'} (${actions.keys.reject}, or R here)`}>
+            <button type="button" tabIndex={-1} onClick={() => actions.onReject(hunk.id)} disabled={!canReject} title={`${hunk.state === 'partial' ? 'Discard' : 'Reject'} (${actions.keys.reject}, or R here)`}>
               Reject
               {isCurrent && canReject && <kbd>{actions.keys.reject}</kbd>}
             </button>
           </>
         )}
         {isFolded(hunk) && (
-          <button type="button" className="hunk-fold" aria-expanded={expanded} onClick={() => setExpanded(!expanded)} title="Show or hide the hunk's lines here">
+          <button type="button" tabIndex={-1} className="hunk-fold" aria-expanded={expanded} onClick={() => setExpanded(!expanded)} title="Show or hide the hunk's lines here (L)">
             {expanded ? 'Hide lines' : 'Lines'}
           </button>
         )}
@@ -111,10 +118,22 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
           {hunk.overlapsNewer}
         </p>
       )}
-      <div ref={hostRef} className="hunk-body" hidden={folded} />
+      <div className={hunk.state === 'conflict' ? 'hunk-beside' : undefined}>
+        <div ref={hostRef} className="hunk-body" hidden={folded} />
+        {hunk.state === 'conflict' && hunk.operation === 'update' && hunk.anchorLine !== null && (
+          <ConflictText path={hunk.path} anchorLine={hunk.anchorLine} oldCount={oldLinesOf(store.linesOf(hunk.id)).length} />
+        )}
+      </div>
     </article>
   );
 });
+
+/** ↓ / ↑ on a card: the next or previous card in the pane takes focus. */
+function focusSibling(card: HTMLElement, step: 1 | -1): void {
+  const cards = [...(card.closest('.edit-session')?.querySelectorAll<HTMLElement>('.hunk-card') ?? [])].filter((candidate) => candidate.offsetParent !== null);
+  const next = cards[cards.indexOf(card) + step];
+  next?.focus();
+}
 
 /** Lines fold away once the hunk waits in its file (drawn there) or is decided. */
 function isFolded(hunk: HunkMeta): boolean {

@@ -63,9 +63,9 @@ export function ShortcutsSheet({ onClose }: { onClose: () => void }) {
             ))}
             <tr>
               <td>
-                <kbd>A</kbd> / <kbd>R</kbd> / <kbd>Enter</kbd>
+                <kbd>A</kbd> <kbd>R</kbd> <kbd>U</kbd> <kbd>L</kbd> <kbd>Enter</kbd> <kbd>↓</kbd> <kbd>↑</kbd>
               </td>
-              <td>On a focused hunk in the pane: accept, reject, open it in the file</td>
+              <td>On a focused hunk in the pane: accept, reject, revert (once accepted), show its lines, open it in the file, next or previous hunk</td>
             </tr>
           </tbody>
         </table>
