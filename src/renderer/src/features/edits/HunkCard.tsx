@@ -69,7 +69,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, onAccept: acceptHu
   return (
     <article
       className={`hunk-card is-${hunk.state}${hunk.superseded ? ' is-superseded' : ''}`}
-      aria-label={`Hunk in ${hunk.path}`}
+      aria-label={`Hunk in ${hunk.path}${hunk.anchorLine !== null ? `:${hunk.anchorLine}` : ''}, number ${hunk.number}, ${STATE_LABELS[hunk.state]}`}
       data-hunk-id={hunk.id}
       data-hunk-number={hunk.number}
       tabIndex={0}

@@ -71,7 +71,9 @@ export class CodeEditor {
           syntaxHighlighting(darkHighlight),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           EditorState.readOnly.of(true),
-          EditorView.contentAttributes.of({ 'aria-readonly': 'true' }),
+          // A name for screen readers; tabindex says what contenteditable implies, so axe sees
+          // that the scroller around it can be reached from the keyboard.
+          EditorView.contentAttributes.of({ 'aria-readonly': 'true', 'aria-label': 'File contents', tabindex: '0' }),
           keymap.of([...defaultKeymap, ...searchKeymap]),
           this.language.of([]),
           theme,
