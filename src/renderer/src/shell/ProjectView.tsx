@@ -1,6 +1,6 @@
 /**
  * An open project: the toolbar over three columns (the file tree, the file view, the
- * diff pane).
+ * diff pane), the outer two sized by the user with splitters.
  */
 import { useEffect, useMemo } from 'react';
 import type { UiSettings } from '../../../shared/contract';
@@ -16,7 +16,9 @@ import type { ReviewHandle } from '../features/review/use-review';
 import { isMac } from '../lib/platform';
 import { FileTree } from '../features/tree/FileTree';
 import type { TreeModel } from '../features/tree/tree-model';
+import { Splitter } from './Splitter';
 import { Toolbar } from './Toolbar';
+import { usePaneWidths } from './use-pane-widths';
 import type { ProjectActions } from './use-project-actions';
 
 export interface ProjectViewProps {
@@ -37,6 +39,7 @@ export interface ProjectViewProps {
 
 export function ProjectView({ project, state, tree, actions, answer, review, shortcutLabel, ...props }: ProjectViewProps) {
   const fileReview = useFileReview(answer, review, state.openFile);
+  const panes = usePaneWidths();
   // The file on view is kept across a reload of the tab (use-app-state.ts shows it again).
   useEffect(() => {
     if (state.openFile !== null) remember('open-file', project.root, state.openFile);
@@ -52,7 +55,8 @@ export function ProjectView({ project, state, tree, actions, answer, review, sho
         onOpenSettings={props.onOpenSettings}
         onError={props.onError}
       />
-      <div className="workspace">
+      {/* The one main landmark: the welcome screen has its own (OpenFolder). */}
+      <main className="workspace">
         <FileTree
           model={tree}
           version={state.treeVersion}
@@ -62,8 +66,10 @@ export function ProjectView({ project, state, tree, actions, answer, review, sho
           onError={props.onError}
           projectRoot={project.root}
         />
+        <Splitter label="Resize the file tree" side="left" width={panes.shown.tree} {...panes.rangeOf('tree')} onResize={(width, isDone) => panes.resize('tree', width, isDone)} />
         {/* A new project starts a fresh file view. */}
         <FileView key={project.id} path={state.openFile} review={fileReview} />
+        <Splitter label="Resize the Flint pane" side="right" width={panes.shown.edit} {...panes.rangeOf('edit')} onResize={(width, isDone) => panes.resize('edit', width, isDone)} />
         <EditPane
           currentFile={state.currentFile.path}
           answer={answer}
@@ -72,7 +78,7 @@ export function ProjectView({ project, state, tree, actions, answer, review, sho
           onAsk={props.onAsk}
           onOpenSettings={props.onOpenSettings}
         />
-      </div>
+      </main>
     </>
   );
 }

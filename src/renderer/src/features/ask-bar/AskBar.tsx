@@ -9,7 +9,8 @@
  * the message for when it ends. After an answer in this opening, Enter follows it up
  * (Alt+N: a new conversation instead).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useFocusTrap } from '../../lib/use-focus-trap';
 import type { AnswerHandle } from '../edits/use-answer';
 import { AskAnswer } from './AskAnswer';
 import { AskBarTitle, BlockerNote, FocusChip, WindowNote } from './AskBarScope';
@@ -37,6 +38,9 @@ export function AskBar({ bar, currentFile, shortcutLabel, systemWide, answer, on
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
   const { inputRef, titleRef, isAttempted, markAttempted, isAnswerShown } = useBarOpening(bar, view);
+  // After useBarOpening, which focuses the input first and gives focus back itself on close.
+  const dialogRef = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialogRef, { fallbackRef: inputRef, shouldReturnFocus: false });
   // Alt+N flips the default: an opening that shows its own answer follows it up; a new
   // opening starts a new conversation (the one on screen can still be followed up).
   const [isFlipped, setFlipped] = useState(false);
@@ -47,7 +51,7 @@ export function AskBar({ bar, currentFile, shortcutLabel, systemWide, answer, on
   const change = scope?.recentChange ?? null;
 
   return (
-    <div className={`ask-bar${scope?.project ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" onKeyDown={onKeyDown}>
+    <div ref={dialogRef} className={`ask-bar${scope?.project ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
       <AskBarTitle titleRef={titleRef} path={scope?.path ?? currentFile} scope={scope} onClose={bar.close} />
       {change && <FocusChip change={change} focus={focus} onToggle={bar.toggleFocus} />}
       {scope?.window?.truncated && <WindowNote sent={scope.window} />}

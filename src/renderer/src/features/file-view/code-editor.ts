@@ -84,6 +84,9 @@ export class CodeEditor {
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           // Editable only where a hunk adds text (review-extension.ts guards the rest).
           history(),
+          // A name for screen readers; tabindex says what contenteditable implies, so axe sees
+          // that the scroller around it can be reached from the keyboard.
+          EditorView.contentAttributes.of({ 'aria-label': 'File contents', tabindex: '0' }),
           keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
           reviewExtension(actions),
           this.language.of([]),

@@ -2,9 +2,10 @@
  * Settings: the ask bar's shortcut; choose the provider, add / replace / remove its
  * key, test the connection.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { ProviderView } from '../../../../shared/inference-types';
+import { useFocusTrap } from '../../lib/use-focus-trap';
 import { ShortcutSettings } from './ShortcutSettings';
 import { useProviders, type ProvidersHandle } from './use-providers';
 
@@ -18,12 +19,8 @@ export interface SettingsDialogProps {
 export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut }: SettingsDialogProps) {
   const providers = useProviders();
   const dialogRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    dialogRef.current?.focus();
-    return () => previous?.focus();
-  }, []);
+  // Focus starts on the dialog, stays in it (Test connection disables itself), and goes back on close.
+  useFocusTrap(dialogRef);
 
   const { state } = providers;
   const active = state?.providers.find((provider) => provider.id === state.activeProviderId);

@@ -40,7 +40,7 @@ export function StatusBar({ indexing, entryCount, currentFile, connection, laten
         <button
           type="button"
           className={`status-connection is-${connection.state}`}
-          aria-label="Model connection"
+          aria-label={`Model connection: ${CONNECTION_LABELS[connection.state]}`}
           title={connection.message ?? 'Open Settings'}
           onClick={onOpenSettings}
         >
