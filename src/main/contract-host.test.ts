@@ -37,6 +37,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     deleteApiKey: notUsed,
     askModel: notUsed,
     acceptHunk: notUsed,
+    revertHunk: notUsed,
     rejectHunk: notUsed,
     acceptAllHunks: notUsed,
     rejectAllHunks: notUsed,

@@ -56,7 +56,7 @@ describe('accessibility in Chromium (serve shell, simulator, axe-core)', () => {
   const connection = (): Locator => page.getByRole('button', { name: /^Model connection/ });
   const settings = (): Locator => page.getByRole('dialog', { name: 'Settings' });
   const bar = (): Locator => page.getByRole('dialog', { name: 'Ask Flint' });
-  const cards = (): Locator => page.getByRole('article', { name: /^Hunk in src\/index\.ts/ });
+  const cards = (): Locator => page.getByRole('article', { name: /^Hunk \d+ in src\/index\.ts/ });
   const stateOf = (index: number) => cards().nth(index).getByLabel('Hunk state').innerText().catch(() => '');
   const expectClean = async (screen: string): Promise<void> => {
     const violations = await seriousViolations(page);

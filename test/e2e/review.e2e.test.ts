@@ -76,7 +76,9 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
   const onDisk = () => readFile(join(project, 'src', 'calc.ts'), 'utf8').catch(() => '(being swapped)');
   const card = (number: number) => page.locator(`.hunk-card[data-hunk-number="${number}"]`);
   const stateOf = (number: number) => card(number).getByLabel('Hunk state').textContent();
-  const focusedCard = () => page.evaluate(() => document.activeElement?.closest('.hunk-card')?.getAttribute('data-hunk-number') ?? null);
+  // Expressions, not functions: the tests typecheck without the DOM's types.
+  const focusedCard = () => page.evaluate<string | null>("document.activeElement?.closest('.hunk-card')?.getAttribute('data-hunk-number') ?? null");
+  const focusedIn = (selector: string) => page.evaluate<boolean>(`document.activeElement?.closest(${JSON.stringify(selector)}) != null`);
   const codeLines = () => page.locator('.file-view-editor .cm-line').allTextContents();
   const shoot = async (name: string) => {
     await mkdir(OUTPUT, { recursive: true });
@@ -86,7 +88,7 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
   const askByKeyboard = async (text: string, hunkNumbers: number[]) => {
     await page.keyboard.press('Control+Shift+Space');
     const input = page.getByRole('dialog', { name: 'Ask Flint' }).getByRole('textbox', { name: 'Ask Flint' });
-    await eventually(() => input.evaluate((element) => element === document.activeElement), Boolean, 'the ask bar to take focus');
+    await eventually(() => focusedIn('.ask-bar'), Boolean, 'the ask bar to take focus');
     await page.keyboard.type(text);
     await page.keyboard.press('Enter');
     for (const number of hunkNumbers) await eventually(() => stateOf(number).catch(() => null), (state) => state === 'Ready', `hunk ${number} to be ready`, 20_000);
@@ -150,7 +152,7 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
     await page.keyboard.press('Control+Enter');
     await eventually(() => stateOf(1), (state) => state?.startsWith('Accepted') ?? false, 'hunk 1 accepted in part');
     // The next hunk takes the cursor: its added line is edited in place.
-    await eventually(() => page.evaluate(() => document.activeElement?.closest('.file-view') !== null), Boolean, 'the code view to keep focus');
+    await eventually(() => focusedIn('.file-view'), Boolean, 'the code view to keep focus');
     await eventually(onDisk, (text) => text.includes('// two\n  return a + b;'), 'the two lines on disk');
     await page.keyboard.press('End');
     await page.keyboard.type(' // edited');
@@ -193,7 +195,7 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
     await shoot('shortcuts');
     await page.keyboard.press('Escape');
     await eventually(() => sheet.isVisible(), (visible) => !visible, 'the sheet to close');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Keyboard shortcuts');
+    expect(await page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null")).toBe('Keyboard shortcuts');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -21,6 +21,8 @@ export interface BoardOnDisk {
   board: HunkBoard;
   /** Each hunk's latest update. */
   hunks: Map<string, HunkUpdate>;
+  /** Every update, in order (what a renderer would be sent, unbatched). */
+  updates: HunkUpdate[];
   /** Streams the answer (as conversation turn `turn`) in small deltas and lets every hunk settle. */
   stream(answer: string, deltaSize?: number, turn?: number): Promise<void>;
   read(path: string): Promise<string>;
@@ -46,12 +48,17 @@ export async function boardOnDisk(files: Record<string, string>): Promise<BoardO
     names: namesOf(Object.keys(files)),
   });
   const hunks = new Map<string, HunkUpdate>();
-  const board = service.openBoard((update) => hunks.set(update.id, update));
+  const updates: HunkUpdate[] = [];
+  const board = service.openBoard((update) => {
+    hunks.set(update.id, update);
+    updates.push(update);
+  });
   return {
     project,
     service,
     board,
     hunks,
+    updates,
     async stream(answer, deltaSize = 7, turn = 1) {
       const toBoard = board.beginTurn(turn);
       const parser = new EditStreamParser(

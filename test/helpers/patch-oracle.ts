@@ -4,6 +4,7 @@
  * none of Flint's own splicing or anchoring code.
  */
 import { encodeFile, type Ending, type Op, type PlannedHunk, type ProjectFile, type Scenario } from './patch-generator';
+import { isRevised } from './revision-oracle';
 
 /**
  * The oracle: what every file of the project holds once exactly the `accepted` hunks are
@@ -54,7 +55,7 @@ function withUpdates(file: ProjectFile, hunks: readonly PlannedHunk[], searchRep
     };
     // Search/replace has no context lines: a kept line is removed and added unchanged, and
     // which of several equal lines is "the same line" only the text can say (see placesByText).
-    for (const op of searchReplace ? asRemovesAndAdds(file, hunk.ops) : hunk.ops) {
+    for (const op of searchReplace && !isRevised(hunk) ? asRemovesAndAdds(file, hunk.ops) : hunk.ops) {
       if (!('keep' in op)) run.push(op);
       else {
         change();

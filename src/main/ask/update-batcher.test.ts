@@ -53,6 +53,15 @@ describe('UpdateBatcher: batching', () => {
     ]);
   });
 
+  it('keeps a hunk’s revised lines in the batch through later updates, in place of the lines sent before them', async () => {
+    const { batcher, sent } = createBatcher();
+    batcher.hunk(hunkUpdate('0.0', added('one', 'two'), 'pending'), false);
+    batcher.hunk(hunkUpdate('0.0', [], 'pending', { replaceLines: added('one'), revised: '1 of 2 changed lines' }), false);
+    batcher.hunk(hunkUpdate('0.0', [], 'accepted', { revised: '1 of 2 changed lines' }), false);
+    await turn();
+    expect(sent[0]!.hunks).toEqual([hunkUpdate('0.0', [], 'accepted', { replaceLines: added('one'), revised: '1 of 2 changed lines' })]);
+  });
+
   it('drops a field the latest update no longer carries: a new state brings its own message or none', async () => {
     const { batcher, sent } = createBatcher();
     batcher.hunk(hunkUpdate('0.0', added('x'), 'unmatched', { message: 'Not in the file.' }), false);

@@ -30,18 +30,24 @@ export class UpdateBatcher implements Disposable {
     this.pending = { sessionId, hunks: [] };
   }
 
-  /** Records a hunk's latest state; `appendLines` add to what the batch already carries. */
+  /**
+   * Records a hunk's latest state; `appendLines` add to what the batch already carries, and
+   * `replaceLines` (all its lines, revised) replace it — the batch keeps them until sent.
+   */
   hunk(update: HunkUpdate, urgent: boolean): void {
     // By id, not by search: an Accept all of a thousand hunks changes them all in one batch.
     const index = this.pendingIndex.get(update.id);
     if (index === undefined) {
       this.pendingIndex.set(update.id, this.pending.hunks.length);
       this.pending.hunks.push({ ...update, appendLines: [...update.appendLines] });
+    } else if (update.replaceLines !== undefined) {
+      // Lines sent before the replacement are part of what it replaces.
+      this.pending.hunks[index] = { ...update, appendLines: [...update.appendLines] };
     } else {
       // Lines are appended in place: this runs per streamed line, so no copying of the batch.
-      const lines = this.pending.hunks[index]!.appendLines;
+      const { appendLines: lines, replaceLines } = this.pending.hunks[index]!;
       lines.push(...update.appendLines);
-      this.pending.hunks[index] = { ...update, appendLines: lines };
+      this.pending.hunks[index] = { ...update, appendLines: lines, ...(replaceLines !== undefined ? { replaceLines } : {}) };
     }
     this.schedule(urgent);
   }

@@ -20,6 +20,7 @@ export type AnswerHandlers = Pick<
   | 'getConversation'
   | 'acknowledgeAnswer'
   | 'acceptHunk'
+  | 'revertHunk'
   | 'rejectHunk'
   | 'acceptAllHunks'
   | 'rejectAllHunks'
@@ -66,7 +67,8 @@ export function createAnswerHandlers(ask: AskService, answers: AnswerService, wo
       answers.acknowledge(sessionId);
       return null;
     },
-    acceptHunk: async ({ sessionId, hunkId }) => ({ state: await hunks(sessionId).accept(hunkId) }),
+    acceptHunk: async ({ sessionId, hunkId, revision }) => ({ state: await hunks(sessionId).accept(hunkId, undefined, revision) }),
+    revertHunk: async ({ sessionId, hunkId }) => ({ state: await hunks(sessionId).revert(hunkId) }),
     rejectHunk: async ({ sessionId, hunkId }) => ({ state: hunks(sessionId).reject(hunkId) }),
     acceptAllHunks: async ({ sessionId }) => ({ accepted: await hunks(sessionId).acceptAll() }),
     rejectAllHunks: async ({ sessionId }) => ({ rejected: hunks(sessionId).rejectAll() }),

@@ -40,6 +40,12 @@ const HunkSchema = z
     anchorLine: z.number().int().positive().nullable(),
     message: z.string().optional(),
     journalEntryId: z.string().optional(),
+    earlierEntryIds: z.array(z.string()).optional(),
+    writtenEntryIds: z.array(z.string()).optional(),
+    revertEntryIds: z.array(z.string()).optional(),
+    /** A written line hunk's lines and what they replaced, for a revert (the file version it was written to is not kept). */
+    landing: z.object({ start: z.number().int().nonnegative(), written: z.array(z.string()), replaced: z.array(z.string()), endings: z.array(z.string()) }).strict().optional(),
+    revised: z.object({ kind: z.enum(['lines', 'edited']), words: z.string() }).strict().optional(),
     superseded: z.boolean().optional(),
   })
   .strict();
@@ -69,6 +75,11 @@ export function snapshotOf(files: readonly FileRecord[], order: readonly HunkRec
       anchorLine: hunk.anchorLine,
       ...(hunk.message !== undefined ? { message: hunk.message } : {}),
       ...(hunk.journalEntryId !== undefined ? { journalEntryId: hunk.journalEntryId } : {}),
+      ...(hunk.earlierEntryIds !== undefined ? { earlierEntryIds: hunk.earlierEntryIds } : {}),
+      ...(hunk.writtenEntryIds !== undefined ? { writtenEntryIds: hunk.writtenEntryIds } : {}),
+      ...(hunk.revertEntryIds !== undefined ? { revertEntryIds: hunk.revertEntryIds } : {}),
+      ...(hunk.landing !== undefined ? { landing: { start: hunk.landing.start, written: hunk.landing.written, replaced: hunk.landing.replaced, endings: hunk.landing.endings } } : {}),
+      ...(hunk.revised !== undefined ? { revised: hunk.revised } : {}),
       ...(hunk.superseded ? { superseded: true } : {}),
     })),
   };
@@ -89,7 +100,9 @@ export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[];
   const hunks: HunkRecord[] = [];
   const toSettle: HunkRecord[] = [];
   for (const saved of snapshot.hunks) {
-    const hunk: HunkRecord = { ...saved, lines: [...saved.lines], contextHints: [...saved.contextHints], complete: true, base: null };
+    const { landing, ...rest } = saved;
+    // The version a landing was written to is gone: a revert finds its lines by their text.
+    const hunk: HunkRecord = { ...rest, lines: [...saved.lines], contextHints: [...saved.contextHints], complete: true, base: null, ...(landing ? { landing: { ...landing, version: null } } : {}) };
     if (saved.state === 'pending' || saved.state === 'conflict' || saved.state === 'unmatched') {
       hunk.state = 'streaming';
       toSettle.push(hunk);
@@ -105,7 +118,7 @@ export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[];
 
 /** Every hunk with all its lines, as one update would carry it (a renderer loading the whole answer). */
 export function hunkUpdatesOf(snapshot: BoardSnapshot): HunkUpdate[] {
-  const records = snapshot.hunks.map((hunk) => ({ ...hunk, complete: true, base: null }) satisfies HunkRecord);
+  const records = snapshot.hunks.map(({ landing: _landing, ...hunk }) => ({ ...hunk, complete: true, base: null }) satisfies HunkRecord);
   const pathOf = (hunk: HunkRecord): string => snapshot.files[hunk.fileIndex]!.path;
   return records.map((hunk) => {
     const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, records, pathOf) : undefined;

@@ -21,8 +21,11 @@ export class DecisionLog {
     this.decided(number, path, 'rejected');
   }
 
-  accepted(number: number, path: string): void {
-    this.decided(number, path, 'accepted (written to disk)');
+  /** Written to disk; `revised`: as the user revised it (some of its lines, or its text edited), which the model must hear. */
+  accepted(number: number, path: string, revised?: { kind: 'lines' | 'edited'; words: string }): void {
+    if (revised?.kind === 'lines') this.decided(number, path, `accepted in part (${revised.words} written; the rest left as the file had it)`);
+    else if (revised?.kind === 'edited') this.decided(number, path, 'accepted after the user edited it (the file you are shown has what was written)');
+    else this.decided(number, path, 'accepted (written to disk)');
   }
 
   undone(number: number, path: string): void {

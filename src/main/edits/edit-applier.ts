@@ -7,40 +7,21 @@
  * carried over their changes (hunk-plan.ts), and one that cannot be is a conflict and
  * nothing is written. Hunks of one file accepted together are written at once.
  */
-import type { Tolerance } from '../../shared/edits/anchor-hunk';
 import { FlintFailure } from '../../shared/result';
 import { ProjectFileWriter, type ProjectFileWriterOptions } from '../fs/project-file-writer';
 import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
-import { decodeFileText, encodeFileText, type FileText } from '../fs/file-text';
+import { decodeFileText, encodeFileText, spliceMany, type FileText } from '../fs/file-text';
 import type { ProjectFiles, ResolvedPath } from '../fs/project-files';
 import { fileConflict } from './file-conflicts';
 import { FileVersion } from './file-version';
+import { declinedBy, FileChangedError, type ApplyResult } from './apply-result';
 import { planHunks } from './plan-hunks';
+import { planRevert, type Landing } from './revert-plan';
 import type { HunkToApply } from './hunk-plan';
 import type { JournalEntry, RestoreOutcome, UndoJournal, UndoOutcome } from './undo-journal';
 
 export type { HunkToApply } from './hunk-plan';
-
-export type ApplyResult =
-  /**
-   * Written (or already so); `merged` when carried over the user's edits, `appended` when
-   * it named no place and went at the end, `created` when it made the file.
-   */
-  | { status: 'applied'; entry: JournalEntry | null; tolerances: Tolerance[]; merged: boolean; appended?: boolean; created?: boolean }
-  /** The hunk's text is not (or not uniquely) in the file. */
-  | { status: 'unmatched'; message: string }
-  /** The user changed the same lines; nothing was written. */
-  | { status: 'conflict'; message: string }
-  /** The path is outside the project, in .git, or not an editable text file (binary, not UTF-8, too large). */
-  | { status: 'refused'; message: string };
-
-/** The file was saved by someone else while Flint wrote it; theirs was kept. */
-class FileChangedError extends Error {
-  constructor(path: string, keptAs?: string) {
-    super(`${path} changed while Flint was writing it; your version was kept${keptAs ? ` (the one it replaced is saved as ${keptAs})` : ''} and the hunk was not applied.`);
-    this.name = 'FileChangedError';
-  }
-}
+export type { ApplyResult } from './apply-result';
 
 export class EditApplier {
   /** Every write goes through it: compare and replace without a window, inside the project only. */
@@ -128,8 +109,9 @@ export class EditApplier {
         // Two journal entries, created first: undo walks them back one at a time.
         // One group: one Undo takes the whole move back.
         const entry = await this.commit(destination, null, bytes, mode, group);
+        let removed: JournalEntry;
         try {
-          await this.commit(source, bytes, null, mode, group ?? entry.group);
+          removed = await this.commit(source, bytes, null, mode, group ?? entry.group);
         } catch (error) {
           // The source could not go: take the copy back (only if it is still Flint's), and
           // forget it, so no redo creates the copy again.
@@ -138,7 +120,62 @@ export class EditApplier {
         }
         // The same bytes under the new name: what Flint knew of them goes along.
         for (const version of this.lastWritten.get(source.relativePath) ?? []) this.remember(destination.relativePath, version);
-        return { status: 'applied', entry, tolerances: [], merged: false };
+        return { status: 'applied', entry, tolerances: [], merged: false, entries: [entry, removed] };
+      }),
+    );
+  }
+
+  /**
+   * Takes one line hunk's write back (see revert-plan.ts) as a new change, itself undoable:
+   * its written lines, found in the file as it is now, become the lines they replaced.
+   */
+  revertLines(path: string, landing: Landing): Promise<ApplyResult & { written?: FileVersion }> {
+    return this.serialize(() =>
+      this.guard(async () => {
+        const target = await this.files.resolve(path, 'model');
+        const read = await this.currentText(target, []);
+        if ('status' in read) return read;
+        const current = this.versionOf(target.relativePath, read.text, landing.version);
+        const plan = planRevert(current, landing, target.relativePath);
+        if (plan.status !== 'planned') return plan;
+        const next = FileVersion.of(spliceMany(current.text, [plan.splice]), current);
+        const after = encodeFileText(next.text);
+        const entry = read.before !== null && Buffer.from(after).equals(read.before) ? null : await this.commit(target, read.before, after, read.mode);
+        this.remember(target.relativePath, next);
+        return { status: 'applied', entry, tolerances: [], merged: false, written: next };
+      }),
+    );
+  }
+
+  /**
+   * Writes back what journal entries replaced (a whole-file hunk's write: a created,
+   * deleted or moved file), as one new change, itself undoable — only while every file
+   * still holds what its entry left there. Newest first; if one cannot be written, those
+   * written before it are taken back.
+   */
+  revertEntries(ids: readonly string[]): Promise<ApplyResult> {
+    return this.serialize(() =>
+      this.guard(async () => {
+        const entries = ids.map((id) => this.journal.find(id));
+        if (entries.some((entry) => entry === null || entry.undone)) return { status: 'conflict', message: 'Flint no longer has the change this hunk wrote in its undo history, so it was not reverted. Use Undo and Redo instead.' };
+        for (const entry of entries as JournalEntry[]) {
+          const target = await this.files.resolve(entry.path, 'model');
+          await this.writer.settle(this.realRelative(target));
+          const current = await this.files.readBytes(target);
+          const same = current === null ? entry.after === null : entry.after !== null && Buffer.from(current.bytes).equals(Buffer.from(entry.after));
+          if (!same) return { status: 'conflict', message: `${entry.path} changed since this hunk was written, so it was not reverted and nothing was written. Use Undo to step back through Flint's changes instead.` };
+        }
+        const written: JournalEntry[] = [];
+        try {
+          for (const entry of [...(entries as JournalEntry[])].reverse()) {
+            written.push(await this.commit(await this.files.resolve(entry.path, 'model'), entry.after, entry.before, entry.mode, written[0]?.group));
+          }
+        } catch (error) {
+          // All or nothing: what was written of it is taken back (only if still Flint's) and forgotten.
+          for (const entry of written.reverse()) if ((await this.restore(entry, 'undo')).status === 'done') await this.journal.drop(entry);
+          throw error;
+        }
+        return { status: 'applied', entry: written[0]!, tolerances: [], merged: false, entries: written };
       }),
     );
   }
@@ -219,7 +256,7 @@ export class EditApplier {
     const entry = unchanged ? null : await this.commit(target, read.before, after, read.mode, group);
     this.remember(target.relativePath, next);
     const created = read.before === null;
-    const results = plans.map((plan): ApplyResult => (plan.status === 'planned' ? { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged, appended: plan.appended && !created, created } : plan));
+    const results = plans.map((plan): ApplyResult => (plan.status === 'planned' ? { status: 'applied', entry, tolerances: plan.tolerances, merged: plan.merged, appended: plan.appended && !created, created, landed: plan.landed } : plan));
     return { results, written: next };
   }
 
@@ -322,12 +359,3 @@ const REMEMBERED_VERSIONS = 4;
 
 /** An empty text file: what a file that does not exist yet holds, for a hunk that creates it. */
 const EMPTY_TEXT: FileText = { bom: false, lines: [], terminators: [], eol: '\n' };
-
-/** The result an expected failure becomes (a conflict or a refusal), or null for a bug to rethrow. */
-function declinedBy(error: unknown): ApplyResult | null {
-  if (error instanceof FileChangedError) return { status: 'conflict', message: error.message };
-  if (error instanceof FlintFailure && (error.code === 'outside-project' || error.code === 'not-a-file' || error.code === 'too-large')) {
-    return { status: 'refused', message: error.message };
-  }
-  return null;
-}

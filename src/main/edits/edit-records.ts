@@ -3,9 +3,10 @@
  * and how a hunk is reported to the renderer.
  */
 import type { EditFormat, FileOperation, HunkLine } from '../../shared/edits/edit-types';
-import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
+import type { HunkRevision, HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
 import type { LineRange } from './decision-log';
 import type { FileVersion } from './file-version';
+import type { Landing } from './revert-plan';
 
 export interface FileRecord {
   operation: FileOperation;
@@ -52,10 +53,29 @@ export interface HunkRecord {
   firstLineAtEpochMs?: number;
   /** The journal entry its accept wrote, so undo and redo can update its card. */
   journalEntryId?: string;
+  /** Entries earlier accepts of it wrote, still in the journal after a revert (an Undo may reach them). */
+  earlierEntryIds?: string[];
+  /** Every entry its latest accept wrote, when more than one (a move makes two): what a revert writes back. */
+  writtenEntryIds?: string[];
+  /** The entries its reverts wrote: undoing one puts the hunk back on disk (accepted), redoing it takes it off again. */
+  revertEntryIds?: string[];
+  /** Where its latest write's lines are, and what they replaced (a line hunk's; see revert-plan.ts). */
+  landing?: Landing;
+  /** Accepted as the user revised it (some of its lines, or its new text edited): its lines are the revised ones. */
+  revised?: Revised;
 }
 
-/** What the renderer is told about a hunk: its state, plus the lines that arrived since the last update. */
-export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: HunkLine[], overlapsNewer?: string): HunkUpdate {
+/** How the user revised a hunk, and the words its card shows for it. */
+export interface Revised {
+  kind: HunkRevision['kind'];
+  words: string;
+}
+
+/**
+ * What the renderer is told about a hunk: its state, plus the lines that arrived since the
+ * last update (or, with `replaceLines`, all its lines, once the user revised them).
+ */
+export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: HunkLine[], overlapsNewer?: string, replaceLines = false): HunkUpdate {
   return {
     id: hunk.id,
     turn: hunk.turn,
@@ -68,6 +88,8 @@ export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: Hu
     ...(hunk.kind === 'move' && file.moveTo ? { moveTo: file.moveTo } : {}),
     state: hunk.state,
     appendLines,
+    ...(replaceLines ? { replaceLines: [...hunk.lines] } : {}),
+    ...(hunk.revised !== undefined ? { revised: hunk.revised.words } : {}),
     anchorLine: hunk.anchorLine,
     ...(hunk.message !== undefined ? { message: hunk.message } : {}),
     ...(hunk.firstLineAtEpochMs !== undefined ? { firstLineAtEpochMs: hunk.firstLineAtEpochMs } : {}),

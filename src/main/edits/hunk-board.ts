@@ -2,64 +2,37 @@
  * The hunks of one answer, from the parser's file and hunk events to the user's
  * decisions: which file each belongs to, where it anchors, and what state it is in.
  *
- * Every state change goes through `nextHunkState` (src/shared/edits/hunk-state.ts), the one
- * table of what may follow what; where hunks anchor is HunkPlanner's. Knows nothing of
- * prompts or streams: the conversation (src/main/ask) hands it events.
+ * Every state change goes through BoardState.transition (board-state.ts), and so through
+ * `nextHunkState`, the one table of what may follow what; where hunks anchor is
+ * HunkPlanner's. Knows nothing of prompts or streams: the conversation (src/main/ask)
+ * hands it events.
  */
-import type { EditEvent, EditFormat, HunkLine } from '../../shared/edits/edit-types';
-import { isUndecided, nextHunkState, type HunkEvent } from '../../shared/edits/hunk-state';
-import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
+import type { EditEvent, EditFormat } from '../../shared/edits/edit-types';
+import { isUndecided, nextHunkState } from '../../shared/edits/hunk-state';
+import type { HunkRevision, HunkState } from '../../shared/edits/hunk-types';
 import { FlintFailure } from '../../shared/result';
 import type { FileText } from '../fs/file-text';
 import { lexicalRefusal, shownPath } from '../fs/project-files';
 import type { Disposable } from '../lifecycle';
-import type { Logger } from '../logger';
 import { acceptAll } from './accept-all';
 import { restoredRecords, snapshotOf, type BoardSnapshot } from './board-snapshot';
-import { DecisionLog } from './decision-log';
+import { BoardState } from './board-state';
 import type { ApplyResult, EditApplier } from './edit-applier';
-import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
+import type { FileRecord, HunkRecord } from './edit-records';
 import type { FileVersion } from './file-version';
-import { appendedNote, applyInput, applyRecord, contentRefusal, declineWords } from './hunk-kinds';
-import { HunkPlanner, type ReplanReason } from './hunk-planner';
-import { namesProjectFile, resolveModelPath, type ProjectFileNames } from './model-paths';
-import { countHunks, newerOverlap, supersede } from './superseded-hunks';
+import { appendedNote, applyInput, applyRecord, contentRefusal, declineWords, revisedLines } from './hunk-kinds';
+import { REVERT_UNDONE, REVERTED, revertHunk, noteWrite, type RevertHost } from './hunk-revert';
+import { namesProjectFile, resolveModelPath } from './model-paths';
+import { countHunks, supersede } from './superseded-hunks';
 
 /** The parser's events a board takes: everything but the prose around the edits. */
 export type HunkEventOfStream = Exclude<EditEvent, { type: 'prose' | 'problem' }>;
 
-export interface HunkBoardOptions {
-  applier: EditApplier;
-  /** A project file's current text (null if it does not exist). */
-  readText: (path: string) => Promise<FileText | null>;
-  /** The project's index of files, for bare file names the model writes. */
-  names?: ProjectFileNames;
-  /** A hunk changed; `urgent` for its first line (see UpdateBatcher). */
-  report: (update: HunkUpdate, urgent: boolean) => void;
-  logger: Logger;
-  /** The board is let go (its answer is over). */
-  onDidDispose?: () => void;
-}
+export type { HunkBoardOptions } from './board-state';
 
-type Change = { message?: string; anchorLine?: number | null };
-
-export class HunkBoard implements Disposable {
-  private readonly files: FileRecord[] = [];
-  private readonly hunks = new Map<string, HunkRecord>();
-  /** Hunk order in the UI. */
-  private readonly order: HunkRecord[] = [];
-  private readonly planner: HunkPlanner;
-  /** What the user decided since the model last heard: the note for its next turn (see decision-log.ts). */
-  readonly decisions = new DecisionLog();
+export class HunkBoard extends BoardState implements Disposable {
   /** The next hunk's number in the answer ("hunk 2"), across turns. */
   private nextNumber = 1;
-  /** Some hunk was superseded: newer hunks' changes may move its warning (see report). */
-  private hasSuperseded = false;
-  private disposed = false;
-
-  constructor(private readonly options: HunkBoardOptions) {
-    this.planner = new HunkPlanner(options.readText);
-  }
 
   /** The texts the model is shown in a turn: its hunks for those files anchor against them. */
   noteShown(shown: ReadonlyMap<string, FileText>): void {
@@ -80,8 +53,10 @@ export class HunkBoard implements Disposable {
     return (event) => this.take(event, turn, fileOffset);
   }
 
-  async accept(hunkId: string, group?: string): Promise<HunkState> {
+  /** Writes a hunk; with a `revision`, as the user revised it (its lines are replaced first, and the renderer told). */
+  async accept(hunkId: string, group?: string, revision?: HunkRevision): Promise<HunkState> {
     const hunk = this.require(hunkId);
+    if (revision !== undefined) this.revise(hunk, revision);
     this.decide(hunk, { type: 'accept' });
     const file = this.files[hunk.fileIndex]!;
     let result: ApplyResult & { written?: FileVersion };
@@ -91,13 +66,18 @@ export class HunkBoard implements Disposable {
       this.writeFailed([hunk], file, error);
       return hunk.state;
     }
-    this.written(hunk, file, result);
+    this.written(hunk, file, result, result.written);
     if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
     // The section's other cards show the file where it is now.
     if (hunk.kind === 'move' && result.status === 'applied') this.followMove(file, false);
     // The file's other hunks stand on what was written where they anchor there: no false 3-way conflicts between neighbours.
     if (result.status === 'applied' && result.written) this.replanAll(file.path, result.written, 'written', new Set([hunk]));
     return hunk.state;
+  }
+
+  /** Takes an accepted hunk's write back off disk, as a new change (see hunk-revert.ts). */
+  revert(hunkId: string): Promise<HunkState> {
+    return revertHunk(this.revertHost, this.require(hunkId));
   }
 
   reject(hunkId: string): HunkState {
@@ -167,19 +147,19 @@ export class HunkBoard implements Disposable {
       this.writeFailed(writable, file, error);
       return 0;
     }
-    writable.forEach((hunk, index) => this.written(hunk, file, outcome.results[index]!));
+    writable.forEach((hunk, index) => this.written(hunk, file, outcome.results[index]!, outcome.written));
     if (outcome.written) this.replanAll(file.path, outcome.written, 'written', new Set(writable));
     return writable.filter((hunk) => hunk.state === 'accepted').length;
   }
 
-  /** The applier answered for `hunk`: written, or declined with its reason. */
-  private written(hunk: HunkRecord, file: FileRecord, result: ApplyResult): void {
+  /** The applier answered for `hunk`: written (`version`: what its file holds now), or declined with its reason. */
+  private written(hunk: HunkRecord, file: FileRecord, result: ApplyResult, version?: FileVersion): void {
     const savedByUser = this.files.some((other) => other.path === file.path && other.savedByUser);
     if (result.status !== 'applied') return this.transition(hunk, { type: 'write-declined', outcome: result.status }, { message: declineWords(result, file, savedByUser) });
-    if (result.entry) hunk.journalEntryId = result.entry.id;
+    noteWrite(hunk, result, version);
     // Carried past Flint's own writes only, it was not merged around anything of the user's.
     const merged = result.merged && savedByUser;
-    this.decisions.accepted(hunk.number, file.path);
+    this.decisions.accepted(hunk.number, file.path, hunk.revised);
     const message = result.created ? `Created ${file.path}.` : result.appended ? appendedNote(hunk, file) : merged ? 'Merged around your edits.' : file.pathNote;
     this.transition(hunk, { type: 'written' }, { message });
   }
@@ -218,28 +198,38 @@ export class HunkBoard implements Disposable {
     }
   }
 
-  /** Undo or redo touched a journal entry: the hunks that wrote it show what is on disk again. */
+  /**
+   * Undo or redo touched a journal entry: the hunks that wrote it show what is on disk
+   * again; so do those whose revert wrote it (undoing a revert puts the hunk back).
+   */
   noteJournalChange(entryId: string, undone: boolean): void {
     for (const hunk of this.order) {
-      if (hunk.journalEntryId !== entryId) continue;
-      if (undone) this.decisions.undone(hunk.number, this.files[hunk.fileIndex]!.path);
-      else this.decisions.accepted(hunk.number, this.files[hunk.fileIndex]!.path);
-      if (undone) this.transition(hunk, { type: 'undone' }, { message: 'Undone; you can accept it again.' });
-      else this.transition(hunk, { type: 'redone' }, { message: 'Redone.' });
-      if (hunk.kind === 'move') this.followMove(this.files[hunk.fileIndex]!, undone);
+      if (hunk.revertEntryIds?.includes(entryId)) this.wentBack(hunk, !undone, undone ? REVERT_UNDONE : REVERTED);
+      else if (hunk.journalEntryId === entryId || hunk.earlierEntryIds?.includes(entryId)) this.wentBack(hunk, undone, undone ? 'Undone; you can accept it again.' : 'Redone.');
     }
+  }
+
+  /** What reverting needs of the board (see hunk-revert.ts). */
+  private get revertHost(): RevertHost {
+    return {
+      applier: this.options.applier,
+      readText: this.options.readText,
+      fileOf: (hunk) => this.files[hunk.fileIndex]!,
+      hunks: () => this.order,
+      wentBack: (hunk, off) => this.wentBack(hunk, off, off ? REVERTED : REVERT_UNDONE),
+      replanAll: (path, current, after, except) => this.replanAll(path, current, after, except),
+      replanReverted: (hunk, current) => {
+        const outcome = this.planner.replan(hunk, this.files[hunk.fileIndex]!, current, 'written', false);
+        if (outcome?.event.type === 'replanned' && outcome.event.outcome !== 'pending') return this.transition(hunk, outcome.event, outcome.change);
+        if (outcome?.change.anchorLine != null) hunk.anchorLine = outcome.change.anchorLine;
+        this.report(hunk);
+      },
+    };
   }
 
   /** Undo or redo put `path` back as it was: its hunks are planned again on what it holds now. */
   noteRestored(path: string, current: FileVersion): void {
     this.replanAll(path, current, 'restored');
-  }
-
-  /** A move was undone (its section is back at its old path) or redone; every card of the section says where. */
-  private followMove(file: FileRecord, undone: boolean): void {
-    if (file.movedFrom === undefined) return;
-    file.path = undone ? file.movedFrom : file.moveTo!;
-    for (const hunk of this.order) if (this.files[hunk.fileIndex] === file) this.report(hunk);
   }
 
   dispose(): void {
@@ -318,82 +308,17 @@ export class HunkBoard implements Disposable {
   }
 
   /**
-   * A refused move refuses its whole file section: the section's hunks were written for
-   * the moved file, and applying them at the old path is not what the model proposed.
-   * Hunks still streaming are refused when they settle; written ones stay written.
+   * The user revised a hunk before accepting it: checked (a hunk that cannot be accepted
+   * is refused first), then its lines are replaced and the renderer gets them all once.
    */
-  private refuseSection(fileIndex: number, reason: string): void {
-    const file = this.files[fileIndex]!;
-    file.refusal ??= `${reason} The file's whole section is refused with its move.`;
-    for (const hunk of this.order) {
-      if (hunk.fileIndex === fileIndex && isUndecided(hunk.state)) this.transition(hunk, { type: 'section-refused' }, { message: file.refusal });
-    }
-  }
-
-  /**
-   * Plans the undecided line hunks of `path` (by path: another turn's section for the
-   * same file is the same file) again on what it holds now (see HunkPlanner.replan).
-   */
-  private replanAll(path: string, current: FileVersion, after: ReplanReason, except?: ReadonlySet<HunkRecord>): void {
-    for (const hunk of this.order) {
-      const file = this.files[hunk.fileIndex]!;
-      const queued = after !== 'saved' && hunk.kind === 'update' && hunk.state === 'applying';
-      // Conflicts are planned again too: the user may have put the lines back.
-      if (except?.has(hunk) || (!this.replannable(hunk) && !queued) || file.path !== path) continue;
-      const outcome = this.planner.replan(hunk, file, current, after, queued);
-      if (outcome !== null) this.transition(hunk, outcome.event, outcome.change);
-    }
-  }
-
-  /** An update hunk waiting on its file's text: a change to the file can move or break it. */
-  private replannable(hunk: HunkRecord): boolean {
-    return hunk.kind === 'update' && (hunk.state === 'pending' || hunk.state === 'conflict');
-  }
-
-  private require(hunkId: string): HunkRecord {
-    if (this.disposed) throw new FlintFailure('not-found', 'That answer is over (the project was closed or reopened).');
-    const hunk = this.hunks.get(hunkId);
-    if (!hunk) throw new FlintFailure('not-found', 'That hunk is not part of this answer.');
-    return hunk;
-  }
-
-  /** A user's decision: one the hunk's state does not allow is refused in words; a rejection is told to the model. */
-  private decide(hunk: HunkRecord, event: HunkEvent): void {
-    const next = nextHunkState(hunk.state, event);
+  private revise(hunk: HunkRecord, revision: HunkRevision): void {
+    const next = nextHunkState(hunk.state, { type: 'accept' });
     if (!next.ok) throw new FlintFailure('invalid-state', next.message);
-    this.transition(hunk, event);
-    if (event.type === 'reject') this.decisions.rejected(hunk.number, this.files[hunk.fileIndex]!.path);
+    const { lines, revised } = revisedLines(hunk, revision);
+    hunk.lines = lines;
+    hunk.revised = revised;
+    this.report(hunk, [], true);
   }
 
-  /**
-   * The one place a hunk's state changes. An event the table does not allow in the
-   * hunk's state (a late settle of a hunk refused meanwhile) changes nothing; one that
-   * reports a write must always apply, so losing one is logged (the card would lie).
-   */
-  private transition(hunk: HunkRecord, event: HunkEvent, change: Change = {}): void {
-    const next = nextHunkState(hunk.state, event);
-    if (!next.ok) {
-      if (event.type === 'written' || event.type === 'write-declined' || event.type === 'write-failed') {
-        this.options.logger.warn(`hunk ${hunk.id}: ${event.type} arrived in state ${hunk.state}; the card may not show what is on disk`);
-      }
-      return;
-    }
-    hunk.state = next.state;
-    // A new state brings its own message, or none: never the previous state's.
-    hunk.message = change.message;
-    if (change.anchorLine !== undefined) hunk.anchorLine = change.anchorLine;
-    this.report(hunk);
-  }
-
-  private report(hunk: HunkRecord, appendLines: HunkLine[] = []): void {
-    const file = this.files[hunk.fileIndex]!;
-    const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, this.order, (other) => this.files[other.fileIndex]!.path) : undefined;
-    // A hunk's first line is urgent: see UpdateBatcher.
-    this.options.report(hunkUpdateOf(hunk, file, appendLines, overlap), appendLines.length > 0 && hunk.lines.length === appendLines.length);
-    // A newer hunk that moved on may now touch (or no longer touch) a superseded one's lines: its warning follows.
-    if (this.hasSuperseded && !hunk.superseded && appendLines.length === 0) {
-      for (const other of this.order) if (other.superseded && isUndecided(other.state) && this.files[other.fileIndex]!.path === file.path) this.report(other);
-    }
-  }
 }
 

@@ -2,9 +2,12 @@
  * What each kind of hunk means for its file: when a complete one is decidable (against
  * the version it was proposed on), and what accepting it writes.
  */
-import { newLinesOf, oldLinesOf } from '../../shared/edits/edit-types';
+import { newLinesOf, oldLinesOf, type HunkLine } from '../../shared/edits/edit-types';
+import { reviseHunk } from '../../shared/edits/hunk-revision';
+import type { HunkRevision } from '../../shared/edits/hunk-types';
+import { FlintFailure } from '../../shared/result';
 import type { ApplyResult, EditApplier, HunkToApply } from './edit-applier';
-import type { FileRecord, HunkRecord } from './edit-records';
+import type { FileRecord, HunkRecord, Revised } from './edit-records';
 import { fileConflict } from './file-conflicts';
 import type { FileVersion } from './file-version';
 import { KEPT_THEIR_TEXT, planHunk } from './hunk-plan';
@@ -120,4 +123,18 @@ export function declineWords(result: ApplyResult, file: FileRecord, savedByUser:
   if (result.status === 'applied') return undefined;
   if (result.status !== 'conflict' || savedByUser || !result.message.includes(KEPT_THEIR_TEXT)) return result.message;
   return `Flint already wrote another change to these lines of ${file.path} (an accepted hunk): this one no longer applies, and nothing was written. Reject it, or ask again.`;
+}
+
+/**
+ * A hunk's lines as the user revised them before accepting it (see hunk-revision.ts): a
+ * line hunk's or a new file's only; a revision that is out of range or changes nothing is
+ * refused ('invalid-input'), and the hunk is left as it was.
+ */
+export function revisedLines(hunk: HunkRecord, revision: HunkRevision): { lines: HunkLine[]; revised: Revised } {
+  if (hunk.kind === 'delete' || hunk.kind === 'move') {
+    throw new FlintFailure('invalid-input', `This hunk ${hunk.kind === 'move' ? 'moves' : 'deletes'} a whole file: it has no lines to choose or edit. Accept or reject it as it is.`);
+  }
+  const result = reviseHunk(hunk.lines, revision);
+  if (!result.ok) throw new FlintFailure('invalid-input', result.message);
+  return { lines: result.lines, revised: { kind: revision.kind, words: result.words } };
 }

@@ -163,6 +163,11 @@ export class UndoJournal {
     await this.append({ op: 'drop', id: entry.id, at: Date.now() });
   }
 
+  /** The entry recorded under `id`, if the journal still has it. */
+  find(id: string): JournalEntry | null {
+    return this.entries.find((entry) => entry.id === id) ?? null;
+  }
+
   /** The newest change not yet undone: the next to undo. */
   nextUndo(): JournalEntry | null {
     return [...this.entries].reverse().find((candidate) => !candidate.undone) ?? null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFileText, encodeFileText, spliceLines } from './file-text';
+import { decodeFileText, encodeFileText, spliceLines, spliceMany } from './file-text';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 // ignoreBOM keeps a BOM in the decoded text, so the comparison sees it.
@@ -24,6 +24,18 @@ describe('file text', () => {
     expect(text(encodeFileText(spliceLines(file, 1, 2, ['B', 'C'])))).toBe('a\nB\nC');
     expect(text(encodeFileText(spliceLines(file, 2, 2, ['c'])))).toBe('a\nb\nc');
     expect(text(encodeFileText(spliceLines(file, 1, 2, [])))).toBe('a');
+  });
+
+  it('gives a line Flint made last its own ending back when a splice keeps it and adds lines after it', () => {
+    // "two" ends CRLF in a mostly-LF file; removing the last line made it last (no newline).
+    const made = spliceMany(decodeFileText(bytes('one\ntwo\r\nthree'), 'f'), [{ start: 2, end: 3, replacement: [] }]);
+    expect(text(encodeFileText(made))).toBe('one\ntwo');
+    expect(text(encodeFileText(spliceMany(made, [{ start: 1, end: 2, replacement: ['two', 'added'], sources: [1, null] }])))).toBe('one\ntwo\r\nadded');
+  });
+
+  it('puts back the endings a splice names for its lines', () => {
+    const file = decodeFileText(bytes('a\nB\nc\n'), 'f');
+    expect(text(encodeFileText(spliceMany(file, [{ start: 1, end: 2, replacement: ['b', 'b2'], endings: ['\r\n', '\n'] }])))).toBe('a\nb\r\nb2\nc\n');
   });
 
   it('refuses binary and non-UTF-8 files instead of re-encoding them', () => {

@@ -76,6 +76,11 @@ export interface Splice {
    * file's dominant ending). Without it, replaced lines keep theirs by position.
    */
   sources?: ReadonlyArray<number | null>;
+  /**
+   * Each replacement line's own ending, over `sources`: a revert puts lines back with the
+   * endings they had ('' for one that was the last line without a final newline).
+   */
+  endings?: readonly string[];
 }
 
 /** Replaces lines [start, end) with `replacement` (see spliceMany). */
@@ -100,14 +105,20 @@ export function spliceMany(file: FileText, splices: readonly Splice[]): FileText
       terminators.push(file.terminators[at]!);
     }
   };
-  for (const { start, end, replacement, sources } of splices) {
+  for (const { start, end, replacement, sources, endings } of splices) {
     if (start < at || end < start || end > file.lines.length) throw new RangeError(`splice [${start}, ${end}) is out of order or out of the file`);
     keep(start);
     for (let index = 0; index < replacement.length; index += 1) {
       lines.push(replacement[index]!);
+      const ending = endings?.[index];
+      if (ending !== undefined) {
+        terminators.push(ending);
+        continue;
+      }
       // A kept line keeps its ending, an added one that of the line it replaces; others take the dominant one.
+      // The last line's '' is kept for now: settled below, once it is known which line is last.
       const source = sources ? sources[index] : start + index < end ? start + index : null;
-      terminators.push((source !== null && source !== undefined && file.terminators[source]) || file.eol);
+      terminators.push((source !== null && source !== undefined ? file.terminators[source] : undefined) ?? file.eol);
     }
     at = end;
   }

@@ -90,22 +90,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
           {hunk.revised ? ` (${hunk.revised})` : ''}
         </span>
         <span className="spacer" />
-        {canRevert ? (
-          <button type="button" tabIndex={-1} onClick={() => actions.onRevert(hunk.id)} title="Take this hunk back off disk, even after an Accept all (U here)">
-            Revert
-          </button>
-        ) : (
-          <>
-            <button type="button" tabIndex={-1} onClick={() => actions.onAccept(hunk.id)} disabled={!canAccept} title={hunk.superseded ? 'Superseded by your redirect: accept it on its own' : `Accept (${actions.keys.accept}, or A here)`}>
-              {hunk.superseded && canAccept ? 'Accept anyway' : 'Accept'}
-              {isCurrent && canAccept && !hunk.superseded && <kbd>{actions.keys.accept}</kbd>}
-            </button>
-            <button type="button" tabIndex={-1} onClick={() => actions.onReject(hunk.id)} disabled={!canReject} title={`${hunk.state === 'partial' ? 'Discard' : 'Reject'} (${actions.keys.reject}, or R here)`}>
-              Reject
-              {isCurrent && canReject && <kbd>{actions.keys.reject}</kbd>}
-            </button>
-          </>
-        )}
+        <HunkButtons hunk={hunk} isCurrent={isCurrent} actions={actions} />
         {isFolded(hunk) && (
           <button type="button" tabIndex={-1} className="hunk-fold" aria-expanded={expanded} onClick={() => setExpanded(!expanded)} title="Show or hide the hunk's lines here (L)">
             {expanded ? 'Hide lines' : 'Lines'}
@@ -127,6 +112,31 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
     </article>
   );
 });
+
+/** Accept and Reject while it waits; Revert once it is on disk. Keys show on the current hunk's. */
+function HunkButtons({ hunk, isCurrent, actions }: { hunk: HunkMeta; isCurrent: boolean; actions: HunkCardActions }) {
+  const canAccept = nextHunkState(hunk.state, { type: 'accept' }).ok;
+  const canReject = isUndecided(hunk.state);
+  if (hunk.state === 'accepted') {
+    return (
+      <button type="button" tabIndex={-1} onClick={() => actions.onRevert(hunk.id)} title="Take this hunk back off disk, even after an Accept all (U here)">
+        Revert
+      </button>
+    );
+  }
+  return (
+    <>
+      <button type="button" tabIndex={-1} onClick={() => actions.onAccept(hunk.id)} disabled={!canAccept} title={hunk.superseded ? 'Superseded by your redirect: accept it on its own' : `Accept (${actions.keys.accept}, or A here)`}>
+        {hunk.superseded && canAccept ? 'Accept anyway' : 'Accept'}
+        {isCurrent && canAccept && !hunk.superseded && <kbd>{actions.keys.accept}</kbd>}
+      </button>
+      <button type="button" tabIndex={-1} onClick={() => actions.onReject(hunk.id)} disabled={!canReject} title={`${hunk.state === 'partial' ? 'Discard' : 'Reject'} (${actions.keys.reject}, or R here)`}>
+        Reject
+        {isCurrent && canReject && <kbd>{actions.keys.reject}</kbd>}
+      </button>
+    </>
+  );
+}
 
 /** ↓ / ↑ on a card: the next or previous card in the pane takes focus. */
 function focusSibling(card: HTMLElement, step: 1 | -1): void {

@@ -1,0 +1,161 @@
+/**
+ * Property: a revised hunk keeps its old text, and its new text is exactly what the user
+ * chose or wrote.
+ *
+ * For random hunks and random choices of their changed lines, the revised hunk's old text
+ * is the original's, and its new text is the original old text with exactly the chosen
+ * removals and additions applied, each addition where the line it replaces was — worked
+ * out here from slots in the old text with a pairing of its own, not by reordering the
+ * hunk as reviseHunk does. For random edits of the new text, the revised
+ * hunk's old text is the original's, its new text is the edit, and it changes no more
+ * lines than a shortest edit (a plain LCS table) needs.
+ *
+ * FLINT_SEED=<seed> starts the run there.
+ */
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/helpers/seeded-random';
+import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
+import { reviseHunk } from './hunk-revision';
+
+type Random = () => number;
+
+// test/helpers/soak.ts's rules, read through globalThis: shared code is also compiled without Node's types.
+const environment = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+/** `ci` trials normally, `soak` under `npm run soak` (FLINT_SOAK=1). */
+const trialCount = (ci: number, soak: number): number => (environment.FLINT_SOAK === '1' ? soak : ci);
+/** FLINT_SEED if given, else `fallback`. */
+const baseSeed = (fallback: number): number => (environment.FLINT_SEED && Number.isInteger(Number(environment.FLINT_SEED)) ? Number(environment.FLINT_SEED) : fallback);
+const TEXTS = ['a', 'b', 'c', '', '}', 'return x;'];
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
+function randomHunk(random: Random): HunkLine[] {
+  return Array.from({ length: 1 + Math.floor(random() * 10) }, (): HunkLine => ({ kind: pick(random, ['context', 'remove', 'add'] as const), text: pick(random, TEXTS) }));
+}
+
+/**
+ * The oracle for a choice. Each change (the removed and added lines between two context
+ * lines) pairs its added lines with removed ones: equal lines by a longest common
+ * subsequence, then the others in order between those pairs. A chosen added line goes
+ * right after the removed line it is paired with (kept or not), or after the added line
+ * before it; the new text is the old text without the chosen removals, with those
+ * additions in their places.
+ */
+function expectedNewText(lines: readonly HunkLine[], chosen: ReadonlySet<number>): string[] {
+  const result: string[] = [];
+  let change: number[] = [];
+  const close = (): void => {
+    const removed = change.filter((index) => lines[index]!.kind === 'remove');
+    const added = change.filter((index) => lines[index]!.kind === 'add');
+    const partner = pairs(removed.map((index) => lines[index]!.text), added.map((index) => lines[index]!.text));
+    // Slot 0: before every removed line; slot r + 1: right after removed line r.
+    const slots: string[][] = Array.from({ length: removed.length + 1 }, () => []);
+    let slot = 0;
+    added.forEach((index, position) => {
+      if (partner[position] !== null) slot = partner[position]! + 1;
+      if (chosen.has(index)) slots[slot]!.push(lines[index]!.text);
+    });
+    result.push(...slots[0]!);
+    removed.forEach((index, position) => {
+      if (!chosen.has(index)) result.push(lines[index]!.text);
+      result.push(...slots[position + 1]!);
+    });
+    change = [];
+  };
+  lines.forEach((line, index) => {
+    if (line.kind !== 'context') return void change.push(index);
+    close();
+    result.push(line.text);
+  });
+  close();
+  return result;
+}
+
+/** For each added line, the removed line it is paired with (see expectedNewText), or null; a plain LCS table. */
+function pairs(removed: readonly string[], added: readonly string[]): Array<number | null> {
+  const table = lcsTable(removed, added);
+  const common: Array<[number, number]> = [];
+  for (let i = 0, j = 0; i < removed.length && j < added.length; ) {
+    if (removed[i] === added[j]) common.push([i++, j++]);
+    else if (table[i + 1]![j]! >= table[i]![j + 1]!) i += 1;
+    else j += 1;
+  }
+  const result: Array<number | null> = added.map(() => null);
+  let [fromRemoved, fromAdded] = [0, 0];
+  for (const [atRemoved, atAdded] of [...common, [removed.length, added.length] as [number, number]]) {
+    for (let k = 0; fromRemoved + k < atRemoved && fromAdded + k < atAdded; k += 1) result[fromAdded + k] = fromRemoved + k;
+    if (atAdded < added.length) result[atAdded] = atRemoved;
+    [fromRemoved, fromAdded] = [atRemoved + 1, atAdded + 1];
+  }
+  return result;
+}
+
+function lcsTable(a: readonly string[], b: readonly string[]): number[][] {
+  const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i -= 1) for (let j = b.length - 1; j >= 0; j -= 1) table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+  return table;
+}
+
+/** The fewest removed plus added lines turning `a` into `b`: |a| + |b| − 2·LCS. */
+function shortestEditSize(a: readonly string[], b: readonly string[]): number {
+  return a.length + b.length - 2 * lcsTable(a, b)[0]![0]!;
+}
+
+/** The new text edited at random: lines replaced, inserted, dropped. */
+function editedText(random: Random, lines: readonly string[]): string[] {
+  const edited = [...lines];
+  for (let edit = 0; edit < 1 + Math.floor(random() * 3); edit += 1) {
+    const at = Math.floor(random() * (edited.length + 1));
+    const roll = random();
+    if (roll < 0.4) edited.splice(at, 0, `${pick(random, TEXTS)} (mine)`);
+    else if (roll < 0.7 && at < edited.length) edited.splice(at, 1);
+    else if (at < edited.length) edited[at] = pick(random, TEXTS);
+  }
+  return edited;
+}
+
+describe('revising a hunk (property)', () => {
+  const firstSeed = baseSeed(47_000);
+
+  it('writes exactly the chosen removals and additions, and keeps the old text', () => {
+    const trials = trialCount(3_000, 100_000);
+    for (let trial = 0; trial < trials; trial += 1) {
+      const seed = firstSeed + trial;
+      const random = seededRandom(seed);
+      const lines = randomHunk(random);
+      const changedIndices = lines.flatMap((line, index) => (line.kind === 'context' ? [] : [index]));
+      const chosen = new Set(changedIndices.filter(() => random() < 0.5));
+      const indices = [...chosen].sort(() => random() - 0.5);
+      const revised = reviseHunk(lines, { kind: 'lines', indices });
+      const context = { seed, lines, indices };
+      if (chosen.size === 0 || chosen.size === changedIndices.length) {
+        expect(revised.ok, JSON.stringify(context)).toBe(false);
+        continue;
+      }
+      if (!revised.ok) throw new Error(`refused ${JSON.stringify(context)}: ${revised.message}`);
+      expect(oldLinesOf(revised.lines), JSON.stringify(context)).toEqual(oldLinesOf(lines));
+      expect(newLinesOf(revised.lines), JSON.stringify(context)).toEqual(expectedNewText(lines, chosen));
+      expect(revised.words).toBe(`${chosen.size} of ${changedIndices.length} changed lines`);
+    }
+  });
+
+  it('writes exactly the user’s edit of the new text, in the fewest changed lines, and keeps the old text', () => {
+    const trials = trialCount(3_000, 100_000);
+    for (let trial = 0; trial < trials; trial += 1) {
+      const seed = firstSeed + trial;
+      const random = seededRandom(seed);
+      const lines = randomHunk(random);
+      const newLines = editedText(random, newLinesOf(lines));
+      const revised = reviseHunk(lines, { kind: 'edited', newLines });
+      const context = JSON.stringify({ seed, lines, newLines });
+      const same = (a: readonly string[], b: readonly string[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+      if (same(newLines, newLinesOf(lines)) || same(newLines, oldLinesOf(lines))) {
+        expect(revised.ok, context).toBe(false);
+        continue;
+      }
+      if (!revised.ok) throw new Error(`refused ${context}: ${revised.message}`);
+      expect(oldLinesOf(revised.lines), context).toEqual(oldLinesOf(lines));
+      expect(newLinesOf(revised.lines), context).toEqual(newLines);
+      expect(revised.lines.filter((line) => line.kind !== 'context').length, context).toBe(shortestEditSize(oldLinesOf(lines), newLines));
+    }
+  });
+});
