@@ -179,6 +179,8 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
     await eventually(() => stateOf(1), (state) => state === 'Ready', 'the undone hunk to wait again');
     await page.keyboard.press('Control+Shift+Enter');
     await eventually(onDisk, (text) => text === RENAMED, 'both renames on disk again');
+    // The card says Accepted (and offers Revert) once main has reported the write.
+    await eventually(() => stateOf(1), (state) => state === 'Accepted', 'hunk 1 to show it is on disk');
     await card(1).focus();
     await page.keyboard.press('u');
     await eventually(onDisk, (text) => text === REVIEWED.replace('function mul(', 'function times('), 'only the second rename on disk');

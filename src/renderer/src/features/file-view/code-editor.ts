@@ -22,15 +22,16 @@ import type { ReviewDoc } from '../review/review-doc';
 import { blocksNow, fileLineLabel, newLinesNow, isEdited, reviewExtension, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
 import { revisionFor } from '../review/review-revision';
 
+// Colours hold 4.5:1 on the editor and on the diff's green and red lines (axe-core checks them).
 const darkHighlight = HighlightStyle.define([
-  { tag: [tags.keyword, tags.modifier, tags.controlKeyword], color: '#c678dd' },
+  { tag: [tags.keyword, tags.modifier, tags.controlKeyword], color: '#d291e4' },
   { tag: [tags.string, tags.special(tags.string)], color: '#98c379' },
   { tag: [tags.number, tags.bool, tags.null, tags.atom], color: '#d19a66' },
-  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: '#7f848e', fontStyle: 'italic' },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: '#9aa1ad', fontStyle: 'italic' },
   { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], color: '#61afef' },
   { tag: [tags.typeName, tags.className, tags.namespace], color: '#e5c07b' },
-  { tag: [tags.propertyName, tags.attributeName], color: '#e06c75' },
-  { tag: [tags.tagName, tags.heading], color: '#e06c75', fontWeight: 'bold' },
+  { tag: [tags.propertyName, tags.attributeName], color: '#e8838a' },
+  { tag: [tags.tagName, tags.heading], color: '#e8838a', fontWeight: 'bold' },
   { tag: [tags.operator, tags.punctuation], color: '#abb2bf' },
   { tag: [tags.regexp, tags.escape], color: '#56b6c2' },
   { tag: tags.link, color: '#61afef', textDecoration: 'underline' },

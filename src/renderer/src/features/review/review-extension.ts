@@ -272,11 +272,13 @@ export function fileLineLabel(state: EditorState, docLine: number): string {
 }
 
 const theme = EditorView.theme({
-  '.cm-flint-remove': { backgroundColor: 'var(--diff-remove-bg, #4b1c22)' },
-  '.cm-flint-add': { backgroundColor: 'var(--diff-add-bg, #173a24)' },
+  // Dark enough that every syntax colour keeps 4.5:1 on them (axe-core checks).
+  '.cm-flint-remove': { backgroundColor: '#3d161b' },
+  '.cm-flint-add': { backgroundColor: '#143220' },
   '.cm-flint-context.is-current, .cm-flint-remove.is-current, .cm-flint-add.is-current': { boxShadow: 'inset 3px 0 0 var(--accent, #61afef)' },
-  '.cm-flint-word-removed': { backgroundColor: 'rgba(255, 110, 120, 0.35)', borderRadius: '2px' },
-  '.cm-flint-word-added': { backgroundColor: 'rgba(110, 220, 140, 0.3)', borderRadius: '2px' },
+  // Words that changed: a little lighter and underlined (a brighter fill would cost contrast).
+  '.cm-flint-word-removed': { backgroundColor: '#4c1b22', boxShadow: 'inset 0 -2px 0 #f47067' },
+  '.cm-flint-word-added': { backgroundColor: '#1a3f28', boxShadow: 'inset 0 -2px 0 #3fb950' },
   '.cm-flint-hunk-header': {
     display: 'flex',
     alignItems: 'center',
@@ -299,7 +301,7 @@ const theme = EditorView.theme({
     padding: '1px 8px',
     cursor: 'pointer',
   },
-  '.cm-flint-hunk-header kbd': { fontSize: '11px', opacity: '0.85', marginLeft: '4px' },
+  '.cm-flint-hunk-header kbd': { fontSize: '11px', marginLeft: '4px', fontFamily: 'var(--mono)' },
 });
 
 /** The review: its state, the guard on kept text, what is drawn, and the gutter's numbers. */
