@@ -148,6 +148,8 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
     await page.keyboard.press('Enter');
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+ArrowDown');
+    // The hunk's header says what Accept will take.
+    expect(await page.locator('.file-view-editor .cm-flint-hunk-header.is-current .cm-flint-accept').textContent()).toContain('Accept 2 of 3 lines');
     await shoot('lines-selected');
     await page.keyboard.press('Control+Enter');
     await eventually(() => stateOf(1), (state) => state?.startsWith('Accepted') ?? false, 'hunk 1 accepted in part');

@@ -43,7 +43,9 @@ const theme = EditorView.theme(
     '.cm-scroller': { fontFamily: 'var(--mono)', fontSize: '13px', lineHeight: '1.5' },
     '.cm-gutters': { backgroundColor: 'var(--editor-bg)', color: 'var(--text-dim)', border: 'none' },
     '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'rgba(255,255,255,0.04)' },
-    '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: '#3e4451' },
+    // Translucent: the review draws the selection over the diff's line colours (review-extension.ts).
+    // As specific as CodeMirror's own dark rule (an opaque #233), or it would win.
+    '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground': { background: 'rgba(97, 175, 239, 0.25)' },
     '.cm-cursor': { borderLeftColor: 'var(--accent)' },
   },
   { dark: true },

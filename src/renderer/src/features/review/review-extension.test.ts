@@ -57,6 +57,13 @@ describe('the diff drawn in the file', () => {
     expect(revisionFor(selected, 'h1')).toEqual({ kind: 'lines', indices: [2] });
   });
 
+  it('takes no line a selection only starts at the end of or stops at the start of', () => {
+    const state = reviewState();
+    const from = lineStart(state, 'B1') + 2;
+    const selected = state.update({ selection: EditorSelection.range(from, lineStart(state, 'c')) }).state;
+    expect(revisionFor(selected, 'h1')).toEqual({ kind: 'lines', indices: [2] });
+  });
+
   it('accepts the edited text once the user changed the hunk, a new line typed in it included', () => {
     const state = reviewState();
     const edited = state.update({ changes: { from: lineStart(state, 'B2') + 2, insert: '\nB3' } }).state;

@@ -156,13 +156,14 @@ class BlockHeader extends WidgetType {
     private readonly block: BlockNow,
     private readonly current: boolean,
     private readonly actions: ReviewActions,
+    private readonly acceptLabel: string,
   ) {
     super();
   }
 
   override eq(other: BlockHeader): boolean {
     const [a, b] = [this.block, other.block];
-    return a.hunkId === b.hunkId && a.number === b.number && isEdited(a) === isEdited(b) && this.current === other.current && countsOf(a) === countsOf(b);
+    return a.hunkId === b.hunkId && a.number === b.number && isEdited(a) === isEdited(b) && this.current === other.current && this.acceptLabel === other.acceptLabel && countsOf(a) === countsOf(b);
   }
 
   toDOM(): HTMLElement {
@@ -174,19 +175,19 @@ class BlockHeader extends WidgetType {
     const title = document.createElement('span');
     title.className = 'cm-flint-hunk-title';
     title.textContent = `Hunk ${this.block.number} · ${countsOf(this.block)}${isEdited(this.block) ? ' · edited' : ''}`;
-    header.append(title, this.button('Accept', this.actions.acceptKey, () => this.actions.accept(this.block.hunkId)), this.button('Reject', this.actions.rejectKey, () => this.actions.reject(this.block.hunkId)));
+    header.append(title, this.button(this.acceptLabel, this.actions.acceptKey, () => this.actions.accept(this.block.hunkId)), this.button('Reject', this.actions.rejectKey, () => this.actions.reject(this.block.hunkId)));
     return header;
   }
 
   private button(label: string, key: string, onClick: () => void): HTMLButtonElement {
     const button = document.createElement('button');
     button.type = 'button';
-    button.className = `cm-flint-${label.toLowerCase()}`;
+    button.className = `cm-flint-${label.split(' ')[0]!.toLowerCase()}`;
     button.textContent = `${label} `;
     const kbd = document.createElement('kbd');
     kbd.textContent = key;
     button.append(kbd);
-    button.title = `${label} hunk ${this.block.number} (${key})`;
+    button.title = `${label} · hunk ${this.block.number} (${key})`;
     // The editor must not take the click as a cursor move.
     button.addEventListener('mousedown', (event) => event.preventDefault());
     button.addEventListener('click', onClick);
@@ -202,6 +203,22 @@ function countsOf(block: BlockNow): string {
   const added = block.lines.filter((line) => line.kind === 'add').length;
   const removed = block.lines.filter((line) => line.kind === 'remove').length;
   return `+${added} −${removed}`;
+}
+
+/** The block's changed lines the model wrote, and those of them the selection covers. */
+export function chosenLines(state: EditorState, block: BlockNow): { changed: BlockNow['lines']; chosen: BlockNow['lines'] } {
+  const changed = block.lines.filter((line) => line.kind !== 'context' && line.index >= 0);
+  // A selection must cover some of a line's text (all of an empty one): one that only
+  // starts at a line's end or stops at its very start does not take that line.
+  const covers = (line: BlockNow['lines'][number]) => state.selection.ranges.some((range) => !range.empty && range.from < Math.max(line.to, line.from + 1) && range.to > line.from);
+  return { changed, chosen: changed.filter(covers) };
+}
+
+/** What Accept would take, in the header's words. */
+function acceptWords(state: EditorState, block: BlockNow): string {
+  if (isEdited(block)) return 'Accept edit';
+  const { changed, chosen } = chosenLines(state, block);
+  return chosen.length > 0 && chosen.length < changed.length ? `Accept ${chosen.length} of ${changed.length} lines` : 'Accept';
 }
 
 /** The block's new text as it is now: its kept and added lines, typed ones included. */
@@ -222,7 +239,7 @@ function drawn(state: EditorState, actions: ReviewActions): DecorationSet {
   const builder: Range<Decoration>[] = [];
   for (const block of blocksNow(state)) {
     const current = block.hunkId === review.current;
-    builder.push(Decoration.widget({ widget: new BlockHeader(block, current, actions), block: true, side: -1 }).range(block.from));
+    builder.push(Decoration.widget({ widget: new BlockHeader(block, current, actions, acceptWords(state, block)), block: true, side: -1 }).range(block.from));
     for (const line of block.lines) {
       const kind = line.kind === 'context' ? 'context' : line.kind;
       builder.push(Decoration.line({ class: `cm-flint-${kind}${current ? ' is-current' : ''}` }).range(line.from));
@@ -301,10 +318,14 @@ const theme = EditorView.theme({
     padding: '1px 8px',
     cursor: 'pointer',
   },
+  // The selection shows over the diff's line colours (drawn under the text, it would be hidden).
+  // (code-editor.ts makes it translucent, so the text stays readable under it).
+  '.cm-selectionLayer': { zIndex: '1 !important', pointerEvents: 'none' },
   '.cm-flint-hunk-header kbd': { fontSize: '11px', marginLeft: '4px', fontFamily: 'var(--mono)' },
 });
 
 /** The review: its state, the guard on kept text, what is drawn, and the gutter's numbers. */
 export function reviewExtension(actions: () => ReviewActions): Extension {
-  return [reviewField, guard, EditorView.decorations.compute([reviewField], (state) => drawn(state, actions())), theme];
+  // Drawn again when the selection moves too: the header says how many lines Accept takes.
+  return [reviewField, guard, EditorView.decorations.compute([reviewField, 'selection'], (state) => drawn(state, actions())), theme];
 }

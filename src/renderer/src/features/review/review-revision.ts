@@ -4,14 +4,13 @@
  */
 import type { EditorState } from '@codemirror/state';
 import type { HunkRevision } from '../../../../shared/edits/hunk-types';
-import { blocksNow, isEdited, newLinesNow } from './review-extension';
+import { blocksNow, chosenLines, isEdited, newLinesNow } from './review-extension';
 
 export function revisionFor(state: EditorState, hunkId: string): HunkRevision | undefined {
   const block = blocksNow(state).find((candidate) => candidate.hunkId === hunkId);
   if (!block) return undefined;
   if (isEdited(block)) return { kind: 'edited', newLines: newLinesNow(block) };
-  const changed = block.lines.filter((line) => line.kind !== 'context' && line.index >= 0);
-  const chosen = changed.filter((line) => state.selection.ranges.some((range) => !range.empty && range.from <= line.to && range.to >= line.from && !(range.to === line.from && range.from < range.to)));
+  const { changed, chosen } = chosenLines(state, block);
   // No selection in the hunk, or all of it: the whole hunk, as the model wrote it.
   if (chosen.length === 0 || chosen.length === changed.length) return undefined;
   return { kind: 'lines', indices: chosen.map((line) => line.index) };
