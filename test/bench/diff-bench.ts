@@ -85,6 +85,9 @@ function flintRun(workload: DiffWorkload): string[] {
       case 'hunk-open':
         hunk = { lines: [], contextHints: event.contextHints, atEndOfFile: false };
         return;
+      case 'hunk-hints':
+        hunk.contextHints = event.contextHints;
+        return;
       case 'hunk-line':
         hunk.lines.push(event.line);
         return;

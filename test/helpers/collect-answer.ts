@@ -27,6 +27,12 @@ export class AnswerCollector {
         this.answer.files[event.fileIndex]!.hunks.push(hunk);
         return;
       }
+      case 'hunk-hints':
+        this.hunks.get(event.hunkIndex)!.contextHints = event.contextHints;
+        return;
+      case 'hunk-partial':
+        // A preview for the screen: never part of what the answer says.
+        return;
       case 'hunk-line':
         this.hunks.get(event.hunkIndex)!.lines.push(event.line);
         return;

@@ -138,11 +138,11 @@ export abstract class BoardState {
   }
 
   /** Tells the renderer about `hunk`: its state, lines that arrived (`appendLines`), or all its lines once revised (`replaceLines`). */
-  protected report(hunk: HunkRecord, appendLines: HunkLine[] = [], replaceLines = false): void {
+  /** Tells the renderer; `urgent` (by default: the hunk's first lines) goes out at once (see UpdateBatcher). */
+  protected report(hunk: HunkRecord, appendLines: HunkLine[] = [], replaceLines = false, urgent = appendLines.length > 0 && hunk.lines.length === appendLines.length): void {
     const file = this.files[hunk.fileIndex]!;
     const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, this.order, (other) => this.files[other.fileIndex]!.path) : undefined;
-    // A hunk's first line is urgent: see UpdateBatcher.
-    this.options.report(hunkUpdateOf(hunk, file, appendLines, overlap, replaceLines), appendLines.length > 0 && hunk.lines.length === appendLines.length);
+    this.options.report(hunkUpdateOf(hunk, file, appendLines, overlap, replaceLines), urgent);
     // A newer hunk that moved on may now touch (or no longer touch) a superseded one's lines: its warning follows.
     if (this.hasSuperseded && !hunk.superseded && appendLines.length === 0) {
       for (const other of this.order) if (other.superseded && isUndecided(other.state) && this.files[other.fileIndex]!.path === file.path) this.report(other);

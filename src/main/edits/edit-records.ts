@@ -50,7 +50,10 @@ export interface HunkRecord {
   message?: string;
   /** The version of its file the hunk stands on (set when it completes); shared by every hunk on it. */
   base: FileVersion | null;
-  firstLineAtEpochMs?: number;
+  /** When the hunk's first byte reached main (see HunkUpdate). */
+  firstByteAtEpochMs?: number;
+  /** Its line still arriving, while it streams (a preview, never written). */
+  partial?: HunkLine;
   /** The journal entry its accept wrote, so undo and redo can update its card. */
   journalEntryId?: string;
   /** Entries earlier accepts of it wrote, still in the journal after a revert (an Undo may reach them). */
@@ -92,6 +95,7 @@ export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: Hu
     ...(hunk.revised !== undefined ? { revised: hunk.revised.words } : {}),
     anchorLine: hunk.anchorLine,
     ...(hunk.message !== undefined ? { message: hunk.message } : {}),
-    ...(hunk.firstLineAtEpochMs !== undefined ? { firstLineAtEpochMs: hunk.firstLineAtEpochMs } : {}),
+    ...(hunk.firstByteAtEpochMs !== undefined ? { firstByteAtEpochMs: hunk.firstByteAtEpochMs } : {}),
+    ...(hunk.partial !== undefined && hunk.state === 'streaming' ? { partialLine: hunk.partial } : {}),
   };
 }

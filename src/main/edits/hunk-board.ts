@@ -245,10 +245,19 @@ export class HunkBoard extends BoardState implements Disposable {
       case 'move':
         return this.moveNamed(fileOffset + event.fileIndex, event.to, turn);
       case 'hunk-open':
-        return void this.createHunk(`${turn}.${event.hunkIndex}`, turn, this.files[fileOffset + event.fileIndex]!.operation, fileOffset + event.fileIndex, event.contextHints);
+        return void this.createHunk(`${turn}.${event.hunkIndex}`, turn, this.files[fileOffset + event.fileIndex]!.operation, fileOffset + event.fileIndex, event.contextHints, event.startedAt ?? performance.timeOrigin + performance.now());
+      case 'hunk-hints':
+        this.hunks.get(`${turn}.${event.hunkIndex}`)!.contextHints = event.contextHints;
+        return;
+      case 'hunk-partial': {
+        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
+        hunk.partial = event.line;
+        // Until its first line is whole, the preview is what the user waits for.
+        return this.report(hunk, [], false, hunk.lines.length === 0);
+      }
       case 'hunk-line': {
         const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
-        hunk.firstLineAtEpochMs ??= performance.timeOrigin + performance.now();
+        hunk.partial = undefined;
         hunk.lines.push(event.line);
         return this.report(hunk, [event.line]);
       }
@@ -291,11 +300,13 @@ export class HunkBoard extends BoardState implements Disposable {
     void this.settle(this.createHunk(`${turn}.move.${fileIndex}`, turn, 'move', fileIndex, []));
   }
 
-  private createHunk(id: string, turn: number, kind: HunkRecord['kind'], fileIndex: number, contextHints: string[]): HunkRecord {
+  /** A new hunk: on screen at once (urgent), timed from its first byte when it streams. */
+  private createHunk(id: string, turn: number, kind: HunkRecord['kind'], fileIndex: number, contextHints: string[], firstByteAtEpochMs?: number): HunkRecord {
     const hunk: HunkRecord = { id, turn, number: this.nextNumber++, kind, fileIndex, complete: kind === 'delete' || kind === 'move', state: 'streaming', lines: [], contextHints, atEndOfFile: false, anchorLine: null, base: null };
+    if (firstByteAtEpochMs !== undefined) hunk.firstByteAtEpochMs = firstByteAtEpochMs;
     this.hunks.set(id, hunk);
     this.order.push(hunk);
-    this.report(hunk);
+    this.report(hunk, [], false, true);
     return hunk;
   }
 

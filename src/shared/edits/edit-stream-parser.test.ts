@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnswer } from '../../../test/helpers/collect-answer';
 import { EditStreamParser } from './edit-stream-parser';
-import { newLinesOf, oldLinesOf, type EditEvent } from './edit-types';
+import { newLinesOf, oldLinesOf, type EditEvent, type HunkLine } from './edit-types';
 import * as fixtures from '../../../test/fixtures/edit-answers';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
@@ -53,7 +53,9 @@ describe('EditStreamParser: V4A', () => {
   it('reads unprefixed lines as context and reports empty hunks', () => {
     const answer = parseAnswer(fixtures.UNPREFIXED_AND_EMPTY);
     const hunks = answer.files[0]!.hunks;
-    expect(hunks).toHaveLength(1);
+    // A hunk opens at its `@@` (to be on screen at once): the last, with no line, is an empty one.
+    expect(hunks).toHaveLength(2);
+    expect(hunks[1]!.lines).toEqual([]);
     expect(hunks[0]!.contextHints).toEqual(['first']);
     expect(hunks[0]!.lines).toEqual([
       { kind: 'context', text: 'context' },
@@ -216,9 +218,28 @@ describe('EditStreamParser: fuzzing', () => {
   // What models really write: padded markers, fences, a stray `>`, bare names, empty SEARCH, blank and one-space lines.
   const variants = [' *** Begin Patch\n', ' *** End Patch\n', '  *** Update File: b.txt\n', '  *** Add File: x\n', ' *** Delete File: c\n', ' *** Move to: d\n', ' *** End of File\n', ' *** Note\n', '```\n', '```python\n', '<<<<<<< SEARCH>\n', '>>>>>>> REPLACE>\n', 'Makefile\n', '...\n', 'Fix:\n', ' \n', '<<<<<<< SEARCH\n=======\n'];
   const pieces = [...alphabet, ...variants];
+  /** The events, previews of unfinished lines aside (they depend on the chunking by design); those are checked on their own. */
   const eventsOf = (text: string, sizes: number[], truncated: boolean) => {
     const events: EditEvent[] = [];
     const parser = new EditStreamParser((event) => events.push(event));
+    const previews = new Map<number, HunkLine>();
+    const checkPreview = (event: EditEvent): boolean => {
+      // A preview grows, then is the start of a line that follows in its hunk (after the
+      // blank lines held before it), before the hunk completes; only a cut stream leaves one.
+      const same = (preview: HunkLine, line: HunkLine) => line.kind === preview.kind && line.text.startsWith(preview.text);
+      const where = () => JSON.stringify(text);
+      if (event.type === 'hunk-partial') {
+        const before = previews.get(event.hunkIndex);
+        if (before) expect(same(before, event.line), `${JSON.stringify(before)} then ${JSON.stringify(event.line)} in ${where()}`).toBe(true);
+        previews.set(event.hunkIndex, event.line);
+      } else if (event.type === 'hunk-line') {
+        const preview = previews.get(event.hunkIndex);
+        if (preview && same(preview, event.line)) previews.delete(event.hunkIndex);
+      } else if (event.type === 'hunk-complete') {
+        expect(previews.get(event.hunkIndex), `a preview no line followed in ${where()}`).toBeUndefined();
+      }
+      return event.type !== 'hunk-partial';
+    };
     let offset = 0;
     for (const size of sizes.length > 0 ? sizes : [text.length]) {
       parser.push(text.slice(offset, offset + size));
@@ -226,7 +247,7 @@ describe('EditStreamParser: fuzzing', () => {
     }
     parser.push(text.slice(offset));
     parser.finish(truncated);
-    return events;
+    return events.filter(checkPreview);
   };
 
   it('never throws, always finishes, gives the same events however it is chunked, and keeps hunk events in order, on random and mutated streams', () => {

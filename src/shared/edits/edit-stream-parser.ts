@@ -4,6 +4,9 @@
  * Invariants (tested on every split point of every fixture, and fuzzed):
  * - Deltas of any size give the same events: the parser acts on whole lines only, and the
  *   unfinished tail of the stream waits in a buffer until its newline (or the end) arrives.
+ *   The one exception is `hunk-partial`, a preview of an open hunk's unfinished line for
+ *   the screen (so a hunk paints before its first line is complete); it never becomes a
+ *   line of any hunk.
  * - Nothing is dropped silently: whatever is repaired or ignored becomes a `problem` event.
  *   Lines that are not content go without one: a bare empty line that ends a hunk (models
  *   separate sections and hunks with empty lines: it is a separator), the path line and
@@ -11,7 +14,9 @@
  * - The parser never writes what the answer didn't say: every hunk line is a line of the
  *   answer, at most without its `+`/`-`/` ` prefix.
  * - Events of a hunk come in order: hunk-open, hunk-line…, then hunk-complete — or no
- *   hunk-complete at all if the stream was truncated inside it (the hunk is partial).
+ *   hunk-complete at all if the stream was truncated inside it (the hunk is partial). A V4A
+ *   hunk opens at its `@@` line; stacked `@@` lines before its first line add hints
+ *   (hunk-hints).
  * - Never throws on any input; work per delta is linear in its length.
  *
  * Formats: the V4A apply_patch envelope (`*** Begin Patch` … `*** End Patch`) and
@@ -77,10 +82,13 @@ export class EditStreamParser {
   /** A hunk has been opened and not completed. */
   private hunkOpen = false;
   private hunkHasLines = false;
-  /** `@@` hints read since the last hunk line, for the next hunk. */
+  /** `@@` hints of the hunk being opened (and, while it has no line yet, stacked onto it). */
   private pendingHints: string[] = [];
-  /** An `@@` header was read and no line has followed it yet. */
-  private headerPending = false;
+  /** When the line being read began to arrive (with a clock), for `hunk-open`. */
+  private lineStartedAt: number | undefined;
+  /** The last preview sent of the unfinished line, so an unchanged one is not sent again. */
+  private lastPreview = '';
+  private readonly now: (() => number) | undefined;
   /** Bare empty lines of a patch section read since its last hunk line: empty lines or separators, as what follows tells. */
   private heldBlankLines = 0;
   /** Prose lines that may head a search/replace block, held until the next line tells. */
@@ -94,23 +102,41 @@ export class EditStreamParser {
     options: EditStreamParserOptions = {},
   ) {
     this.blockHeader = new BlockHeaderLookahead((text) => this.emit({ type: 'prose', text }), options.isProjectPath);
+    this.now = options.now;
   }
 
   /** Feeds the next piece of the answer. Work is linear in the delta, however long the line. */
   push(delta: string): void {
     if (this.finished || delta.length === 0) return;
+    const now = this.now?.();
+    if (this.unfinished.isEmpty) this.lineStartedAt = now;
     let newline = delta.indexOf('\n');
     if (newline === -1) {
       this.unfinished.add(delta);
-      return;
+      return this.preview();
     }
     this.line(this.unfinished.take() + delta.slice(0, newline));
+    this.lineStartedAt = now;
     let start = newline + 1;
     while ((newline = delta.indexOf('\n', start)) !== -1) {
       this.line(delta.slice(start, newline));
       start = newline + 1;
     }
-    if (start < delta.length) this.unfinished.add(delta.slice(start));
+    if (start < delta.length) {
+      this.unfinished.add(delta.slice(start));
+      this.preview();
+    }
+  }
+
+  /** Shows the open hunk's unfinished line as it arrives (never a marker's first characters). */
+  private preview(): void {
+    if (!this.hunkOpen) return;
+    const head = this.unfinished.head;
+    if (head === this.lastPreview) return;
+    const line = previewLine(this.mode, head.endsWith('\r') ? head.slice(0, -1) : head);
+    if (line === null) return;
+    this.lastPreview = head;
+    this.emit({ type: 'hunk-partial', hunkIndex: this.hunkIndex, line });
   }
 
   /**
@@ -131,6 +157,7 @@ export class EditStreamParser {
 
   private line(raw: string): void {
     this.lineNumber += 1;
+    this.lastPreview = '';
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     switch (this.mode) {
       case 'prose':
@@ -251,13 +278,19 @@ export class EditStreamParser {
     this.patchLine(trimmed);
   }
 
+  /** A hunk opens at its `@@` line, so it is on screen before its first line is complete. */
   private hunkHeader(text: string): void {
-    // Stacked `@@` lines (class, then method) narrow one hunk; they are not empty hunks.
-    this.closeHunk(false);
-    this.headerPending = true;
     const { hint, hadLineNumbers } = hunkHeaderHint(text);
     if (hadLineNumbers) this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
+    // Stacked `@@` lines (class, then method) narrow one hunk; they are not empty hunks.
+    if (this.hunkOpen && !this.hunkHasLines) {
+      if (!hint) return;
+      this.pendingHints.push(hint);
+      return this.emit({ type: 'hunk-hints', hunkIndex: this.hunkIndex, contextHints: [...this.pendingHints] });
+    }
+    this.closeHunk();
     if (hint) this.pendingHints.push(hint);
+    this.openHunk();
   }
 
   private addLine(text: string): void {
@@ -323,18 +356,17 @@ export class EditStreamParser {
   }
 
   private openHunk(): void {
-    this.headerPending = false;
     this.hunkIndex += 1;
     this.hunkOpen = true;
     this.hunkHasLines = false;
-    this.emit({ type: 'hunk-open', hunkIndex: this.hunkIndex, fileIndex: this.fileIndex, contextHints: this.pendingHints });
-    this.pendingHints = [];
+    this.emit({ type: 'hunk-open', hunkIndex: this.hunkIndex, fileIndex: this.fileIndex, contextHints: [...this.pendingHints], ...(this.lineStartedAt !== undefined ? { startedAt: this.lineStartedAt } : {}) });
   }
 
   /** Emits a line of the open hunk (opening one if none is), after the blank lines held before it. */
   private hunkLine(line: HunkLine): void {
     if (!this.hunkOpen) this.openHunk();
     this.hunkHasLines = true;
+    this.pendingHints = [];
     const blank: HunkLine = { kind: this.mode === 'add' ? 'add' : 'context', text: '' };
     for (; this.heldBlankLines > 0; this.heldBlankLines -= 1) this.emit({ type: 'hunk-line', hunkIndex: this.hunkIndex, line: { ...blank } });
     this.emit({ type: 'hunk-line', hunkIndex: this.hunkIndex, line });
@@ -344,13 +376,9 @@ export class EditStreamParser {
    * Closes the open hunk, dropping the blank lines held at its end (separators); at a
    * section's end also reports an `@@` that no line followed.
    */
-  private closeHunk(endOfSection = true): void {
+  private closeHunk(): void {
     this.heldBlankLines = 0;
-    if (endOfSection && this.headerPending) {
-      this.headerPending = false;
-      this.pendingHints = [];
-      this.problem('An empty hunk (no lines) has nothing to apply.');
-    }
+    this.pendingHints = [];
     if (!this.hunkOpen) return;
     this.hunkOpen = false;
     if (!this.hunkHasLines) this.problem('An empty hunk (no lines) has nothing to apply.');
@@ -385,4 +413,27 @@ export class EditStreamParser {
   private problem(message: string): void {
     this.emit({ type: 'problem', message, lineNumber: this.lineNumber });
   }
+}
+
+/**
+ * The line a hunk's unfinished text will be, if it can already tell: a prefixed line of a
+ * patch section, or a line of a search/replace block. Never what could still turn out to be
+ * a marker (`***`, `@@`, `=======`, `>>>>>>>`, `<<<<<<<`) or a code fence.
+ */
+function previewLine(mode: Mode, text: string): HunkLine | null {
+  const trimmed = text.trimStart();
+  // Only spaces so far may still be a padded marker.
+  if (trimmed === '') return null;
+  if (mode === 'search' || mode === 'replace') {
+    if (/^[=<>`~]/.test(trimmed)) return null;
+    return { kind: mode === 'search' ? 'remove' : 'add', text };
+  }
+  if (trimmed.startsWith('*') || trimmed.startsWith('`') || trimmed.startsWith('~')) return null;
+  const prefix = text[0];
+  if (mode === 'add') return prefix === '+' ? { kind: 'add', text: text.slice(1) } : null;
+  if (mode !== 'update') return null;
+  if (prefix === ' ') return { kind: 'context', text: text.slice(1) };
+  if (prefix === '-') return { kind: 'remove', text: text.slice(1) };
+  if (prefix === '+') return { kind: 'add', text: text.slice(1) };
+  return null;
 }

@@ -32,6 +32,11 @@ export interface EditStreamParserOptions {
    * by this first (an existing file wins), then by the line's shape.
    */
   isProjectPath?: (candidate: string) => boolean;
+  /**
+   * A clock (epoch ms): with one, `hunk-open` says when the first byte of the line that
+   * opened the hunk arrived (the latency of a hunk's first paint is measured from it).
+   */
+  now?: () => number;
 }
 
 /** An event from the incremental parser, emitted as soon as it is knowable. */
@@ -42,8 +47,20 @@ export type EditEvent =
   | { type: 'file'; fileIndex: number; operation: FileOperation; path: string; format: EditFormat }
   /** The file section being read moves the file (V4A `*** Move to:`). */
   | { type: 'move'; fileIndex: number; to: string }
-  /** A hunk began; `contextHints` are V4A's `@@ text` lines (class, then function…), outermost first. */
-  | { type: 'hunk-open'; hunkIndex: number; fileIndex: number; contextHints: string[] }
+  /**
+   * A hunk began (at its `@@` header, SEARCH marker or Add File header, or at its first line
+   * when it has none); `contextHints` are V4A's `@@ text` lines (class, then function…),
+   * outermost first; `startedAt` is when the opening line's first byte arrived (with a clock).
+   */
+  | { type: 'hunk-open'; hunkIndex: number; fileIndex: number; contextHints: string[]; startedAt?: number }
+  /** A stacked `@@` line narrowed the open hunk before its first line: its hints so far. */
+  | { type: 'hunk-hints'; hunkIndex: number; contextHints: string[] }
+  /**
+   * A preview of the open hunk's line still arriving (its first characters so far), for the
+   * screen only: replaced by the next preview, gone when the line completes as a
+   * `hunk-line`. Unlike every other event it depends on where deltas split.
+   */
+  | { type: 'hunk-partial'; hunkIndex: number; line: HunkLine }
   /** The open hunk must match at the end of the file (V4A `*** End of File`). */
   | { type: 'hunk-at-end'; hunkIndex: number }
   /** One complete line of the open hunk. */

@@ -59,10 +59,16 @@ export interface HunkUpdate {
   /** Why it is unmatched, conflicted or refused; or which tolerances anchoring needed. */
   message?: string;
   /**
-   * When main received the hunk's first line (performance.timeOrigin + now, comparable
-   * across processes on one machine): the renderer measures delta → paint from it.
+   * When main received the hunk's first byte — of its `@@` line, SEARCH marker or file
+   * header (performance.timeOrigin + now, comparable across processes on one machine): the
+   * renderer measures first byte → paint from it.
    */
-  firstLineAtEpochMs?: number;
+  firstByteAtEpochMs?: number;
+  /**
+   * The hunk's line still arriving, as far as it has come (replaced by the next one; gone
+   * once the line is complete and appended): the row paints before its line is whole.
+   */
+  partialLine?: HunkLine;
 }
 
 /**

@@ -8,12 +8,21 @@
 
 /** How many pieces are joined into one chunk. */
 const PIECES_PER_CHUNK = 1024;
+/** How much of the line `head` keeps (a preview on screen needs no more). */
+export const HEAD_CHARACTERS = 512;
 
 export class UnfinishedLine {
   private chunks: string[] = [];
   private pieces: string[] = [];
+  /** The line's first HEAD_CHARACTERS characters so far: cheap to read however long it grows. */
+  head = '';
+
+  get isEmpty(): boolean {
+    return this.pieces.length === 0 && this.chunks.length === 0;
+  }
 
   add(piece: string): void {
+    if (this.head.length < HEAD_CHARACTERS) this.head += piece.slice(0, HEAD_CHARACTERS - this.head.length);
     this.pieces.push(piece);
     if (this.pieces.length === PIECES_PER_CHUNK) {
       this.chunks.push(this.pieces.join(''));
@@ -26,6 +35,7 @@ export class UnfinishedLine {
     const text = this.chunks.length === 0 ? this.pieces.join('') : this.chunks.join('') + this.pieces.join('');
     this.chunks = [];
     this.pieces = [];
+    this.head = '';
     return text;
   }
 }

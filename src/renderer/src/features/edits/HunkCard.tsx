@@ -153,7 +153,7 @@ function isFolded(hunk: HunkMeta): boolean {
 
 /** The card's lines and counts, grown outside React as they stream (see HunkLineStore). */
 function useHunkLines(hunk: HunkMeta, store: HunkLineStore, hostRef: React.RefObject<HTMLDivElement | null>, countsRef: React.RefObject<HTMLSpanElement | null>): void {
-  const firstLineAt = hunk.firstLineAtEpochMs;
+  const firstLineAt = hunk.firstByteAtEpochMs;
   const settled = hunk.state !== 'streaming';
   // A layout effect, so a new card and its first lines reach the screen in the same frame.
   useLayoutEffect(() => {

@@ -110,8 +110,8 @@ export function useConversationSync(
 export function applyLines(store: HunkLineStore, update: AnswerUpdate): void {
   const now = performance.timeOrigin + performance.now();
   for (const hunk of update.hunks) {
-    if (hunk.firstLineAtEpochMs !== undefined && store.linesOf(hunk.id).length === 0 && hunk.appendLines.length > 0) {
-      performance.mark('flint:hunk-received', { detail: { latencyMs: now - hunk.firstLineAtEpochMs } });
+    if (hunk.firstByteAtEpochMs !== undefined && store.linesOf(hunk.id).length === 0 && hunk.appendLines.length > 0) {
+      performance.mark('flint:hunk-received', { detail: { latencyMs: now - hunk.firstByteAtEpochMs } });
     }
     // A hunk accepted as the user revised it comes back whole, once.
     if (hunk.replaceLines) store.replace(hunk.id, hunk.replaceLines);
