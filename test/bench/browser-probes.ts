@@ -25,7 +25,8 @@ export const STOP_FRAME_PROBE = `(() => {
   state.running = false;
   const paints = performance.getEntriesByName('flint:hunk-painted').map((mark) => mark.detail.latencyMs);
   const received = performance.getEntriesByName('flint:hunk-received').map((mark) => mark.detail.latencyMs);
-  return { frames: state.frames, longest: state.longest, paints, received };
+  const dom = performance.getEntriesByName('flint:hunk-dom').map((mark) => mark.detail.latencyMs);
+  return { frames: state.frames, longest: state.longest, paints, received, dom };
 })()`;
 
 export const CLEAR_EDIT_MARKS = `performance.clearMarks('flint:edit-painted')`;
@@ -40,3 +41,33 @@ export const CLEAR_BAR_MARKS = `performance.clearMarks('flint:bar-painted')`;
 
 /** The latest "shortcut → ask bar painted" latency, or undefined. */
 export const READ_BAR_MARK = `performance.getEntriesByName('flint:bar-painted')[0]?.detail.latencyMs`;
+
+/**
+ * The floor under first_hunk_paint: a one-element change on the same page, timed the same
+ * way (DOM change → Element Timing's paintTime), 60 times 40 ms apart. Resolves to the
+ * latencies in ms.
+ */
+export const PAINT_FLOOR_PROBE = `(async () => {
+  const inserted = new Map();
+  const latencies = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const at = inserted.get(entry.identifier);
+      if (at !== undefined) latencies.push((entry.paintTime ?? entry.renderTime) - at);
+    }
+  });
+  observer.observe({ type: 'element', buffered: false });
+  const host = document.querySelector('.edit-session') ?? document.body;
+  for (let index = 0; index < 60; index += 1) {
+    const row = document.createElement('div');
+    row.textContent = 'floor ' + index;
+    row.setAttribute('elementtiming', 'floor-' + index);
+    inserted.set('floor-' + index, performance.now());
+    host.append(row);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    row.remove();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  observer.disconnect();
+  return latencies;
+})()`;

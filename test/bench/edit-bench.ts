@@ -16,7 +16,7 @@ import { UndoJournal } from '../../src/main/edits/undo-journal';
 import type { StreamSink } from '../../src/main/inference/model-stream';
 import { createMemoryLogger } from '../../src/main/logger';
 import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
-import { ANSWER_COMPLETE, CLEAR_EDIT_MARKS, READ_EDIT_MARK, START_FRAME_PROBE, STOP_FRAME_PROBE } from './browser-probes';
+import { ANSWER_COMPLETE, CLEAR_EDIT_MARKS, PAINT_FLOOR_PROBE, READ_EDIT_MARK, START_FRAME_PROBE, STOP_FRAME_PROBE } from './browser-probes';
 import { simulatorServeEnv, startServeProcess } from '../helpers/serve-process';
 import { startSimProcess } from '../helpers/sim-process';
 import { simulatedTokens } from '../sim/sim-script';
@@ -27,6 +27,8 @@ export interface EditFigures {
   render_fps_1000: number;
   render_longest_task_ms: number;
   first_hunk_paint_p95_ms: number;
+  first_hunk_dom_p95_ms: number;
+  paint_floor_p95_ms: number;
   spark_edit_ms: number;
   adversarial_block_ms_per_mb: number;
 }
@@ -197,8 +199,11 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
     // would itself cause the long tasks being measured.
     await eventually(() => page.evaluate(ANSWER_COMPLETE) as Promise<boolean>, (done) => done, 'the long answer', 60_000);
     const seconds = (performance.now() - renderStarted) / 1000;
-    const render = (await page.evaluate(STOP_FRAME_PROBE)) as { frames: number; longest: number; paints: number[]; received: number[] };
-    log(`  first line of a hunk: main → renderer p50 ${round(median(render.received))} ms, p95 ${round(percentile(render.received, 0.95))} ms; → painted p50 ${round(median(render.paints))} ms`);
+    const render = (await page.evaluate(STOP_FRAME_PROBE)) as { frames: number; longest: number; paints: number[]; received: number[]; dom: number[] };
+    const p = (values: number[]) => `p50 ${round(median(values))} ms, p95 ${round(percentile(values, 0.95))} ms`;
+    log(`  a hunk from its first byte in main (${render.paints.length} hunks): → renderer ${p(render.received)}; → in the DOM ${p(render.dom)}; → painted ${p(render.paints)}`);
+    const floor = (await page.evaluate(PAINT_FLOOR_PROBE)) as number[];
+    log(`  the floor, a one-element change on the same page → painted: ${p(floor)}`);
     await page.getByRole('button', { name: 'Reject all' }).click();
 
     log('  the simulated Spark edit, 10 times…');
@@ -221,6 +226,8 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
       render_fps_1000: round(render.frames / seconds),
       render_longest_task_ms: round(render.longest),
       first_hunk_paint_p95_ms: round(percentile(render.paints, 0.95)),
+      first_hunk_dom_p95_ms: round(percentile(render.dom, 0.95)),
+      paint_floor_p95_ms: round(percentile(floor, 0.95)),
       spark_edit_ms: round(median(spark)),
     };
   } finally {

@@ -91,6 +91,17 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
     await rm(workspace, { recursive: true, force: true });
   });
 
+  it('draws a hunk before its first line is whole: the line streams into its row', async () => {
+    await ask('Change both functions');
+    // 60 tokens a second: the first line of a hunk takes several frames to arrive.
+    const partial = await eventually(() => page.locator('.hunk-row.is-partial').first().textContent({ timeout: 100 }).catch(() => null), (text) => text !== null, 'a row for a line still arriving', 20_000);
+    // What the row shows is the start of a line of the patch, prefix included.
+    const patchLines = PATCH.split('\n').filter((line) => /^[-+ ]/.test(line));
+    expect(patchLines.some((line) => line.startsWith(partial!)), partial!).toBe(true);
+    await eventually(() => page.locator('.hunk-row').first().textContent(), (text) => text === '-  return 1;', 'the first row to hold its whole line', 20_000);
+    await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text !== 'Streaming…', 'the answer to end', 30_000);
+  });
+
   it('accepts the first hunk while the second streams, rejects the second: exact bytes on disk', async () => {
     await ask('Change both functions');
     await eventually(() => stateOf(0), (state) => state === 'Ready', 'the first hunk to be ready', 20_000);

@@ -1,9 +1,10 @@
 /**
  * Paint-latency marks (User Timing API): what the bench reads, and what a HUD can show.
  *
- * `flint:hunk-painted` and `flint:bar-painted` use Element Timing: the first line of a
+ * `flint:hunk-painted` and `flint:bar-painted` use Element Timing: the first row of a
  * hunk (the ask bar's title) carries an `elementtiming` id, and Chromium reports the
- * time it was actually painted.
+ * time it was actually painted (paintTime). `flint:hunk-dom` is Flint's own share: first
+ * byte in main → the row in the DOM.
  * `flint:edit-painted` (ask → final diff) uses rAF + a posted message, which fires just
  * after the next frame is painted. A mark's `detail.latencyMs` runs from `sinceEpochMs`
  * (performance.timeOrigin + now, comparable across processes on one machine).
@@ -16,6 +17,8 @@ let observing = false;
 interface ElementTiming extends PerformanceEntry {
   identifier: string;
   renderTime: number;
+  /** When the frame was painted (Chromium's paint timing); renderTime where absent. */
+  paintTime?: number;
 }
 
 /** Marks (as `mark`) when the element tagged with `identifier` is first painted. */
@@ -27,12 +30,14 @@ export function markElementPainted(element: Element, identifier: string, sinceEp
         const wait = waiting.get(entry.identifier);
         if (wait === undefined) continue;
         waiting.delete(entry.identifier);
-        performance.mark(wait.mark, { detail: { latencyMs: performance.timeOrigin + entry.renderTime - wait.sinceEpochMs } });
+        performance.mark(wait.mark, { detail: { latencyMs: performance.timeOrigin + (entry.paintTime ?? entry.renderTime) - wait.sinceEpochMs } });
       }
     }).observe({ type: 'element', buffered: true });
   }
   waiting.set(identifier, { sinceEpochMs, mark });
   element.setAttribute('elementtiming', identifier);
+  // Flint's own share: from `sinceEpochMs` to the DOM holding the element (the rest is the frame).
+  if (mark === 'flint:hunk-painted') performance.mark('flint:hunk-dom', { detail: { latencyMs: performance.timeOrigin + performance.now() - sinceEpochMs } });
 }
 
 export function markPainted(name: 'flint:edit-painted', sinceEpochMs: number): void {

@@ -153,19 +153,21 @@ function isFolded(hunk: HunkMeta): boolean {
 
 /** The card's lines and counts, grown outside React as they stream (see HunkLineStore). */
 function useHunkLines(hunk: HunkMeta, store: HunkLineStore, hostRef: React.RefObject<HTMLDivElement | null>, countsRef: React.RefObject<HTMLSpanElement | null>): void {
-  const firstLineAt = hunk.firstByteAtEpochMs;
+  const firstByteAt = hunk.firstByteAtEpochMs;
   const settled = hunk.state !== 'streaming';
   // A layout effect, so a new card and its first lines reach the screen in the same frame.
   useLayoutEffect(() => {
+    // A hunk drawn before this card mounted (hunk-previews.ts) keeps its drawing.
+    const adopted = store.previews.adopt(hunk.id, hostRef.current!, countsRef.current!);
     // Paint is timed for the first drawing only (a complete hunk is drawn again, reduced).
-    const editor = new HunkEditor(hostRef.current!, countsRef.current!, `hunk:${hunk.id}`, settled ? undefined : firstLineAt);
-    editor.show(store.linesOf(hunk.id), settled);
-    const stop = store.listen(hunk.id, (lines, whole) => (whole ? editor.show(store.linesOf(hunk.id), true) : editor.append(lines)));
+    const editor = adopted ?? new HunkEditor(hostRef.current!, countsRef.current!, `hunk:${hunk.id}`, settled ? undefined : firstByteAt);
+    if (!adopted || settled) editor.show(store.linesOf(hunk.id), settled, store.partialOf(hunk.id));
+    const stop = store.listen(hunk.id, editor);
     return () => {
       stop();
       editor.destroy();
     };
-  }, [hunk.id, store, firstLineAt, settled, hostRef, countsRef]);
+  }, [hunk.id, store, firstByteAt, settled, hostRef, countsRef]);
 }
 
 function describeOperation(hunk: HunkMeta): string {

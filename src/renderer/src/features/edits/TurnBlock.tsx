@@ -52,6 +52,8 @@ export function TurnBlock({ view, turn, answer, currentHunk, cardActions, onOpen
         </div>
       )}
       {current.map(card)}
+      {/* New hunks are drawn here the moment they arrive, until their cards take over (hunk-previews.ts); React adds nothing here. */}
+      <div className="hunk-previews" data-turn={turn.index} />
       {superseded.length > 0 && (
         <details className="superseded-hunks">
           <summary>

@@ -1,5 +1,6 @@
 /**
- * The lines of one hunk in its card, grown in place as they stream in, and its +/− counts.
+ * The lines of one hunk in its card, grown in place as they stream in — the line still
+ * arriving included, as a row that becomes the line once it is whole — and its +/− counts.
  *
  * Plain DOM, not a CodeMirror view per hunk: a hunk is a few read-only lines, and a
  * CodeMirror view costs a shadow root and its own stylesheet each (measured: a 60 ms
@@ -10,43 +11,56 @@
 import type { HunkLine } from '../../../../shared/edits/edit-types';
 import { markElementPainted } from '../../lib/paint-marks';
 import { changeCounts, reviewLinesOf } from '../review/review-lines';
+import type { HunkLineListener } from './hunk-line-store';
 
 const PREFIX = { context: ' ', remove: '-', add: '+' } as const;
 
-export class HunkEditor {
+export class HunkEditor implements HunkLineListener {
   private readonly container: HTMLElement;
+  /** The row of the line still arriving, if one is. */
+  private partialRow: HTMLElement | null = null;
   private added = 0;
   private removed = 0;
   private painted = false;
 
   /**
-   * `paintId` and `firstLineAt` (when main saw the first line) mark when the first line
-   * is painted, for the bench (paint-marks.ts).
+   * `paintId` and `firstByteAt` (when main saw the hunk's first byte) mark when its first
+   * row is painted, for the bench (paint-marks.ts).
    */
   constructor(
     host: HTMLElement,
-    private readonly counts: HTMLElement,
+    private counts: HTMLElement,
     private readonly paintId: string,
-    private readonly firstLineAt: number | undefined,
+    private readonly firstByteAt: number | undefined,
   ) {
     this.container = document.createElement('div');
     this.container.className = 'hunk-lines';
     host.append(this.container);
   }
 
+  /** Moves the drawing into another card (React's, taking over from a preview). */
+  moveTo(host: HTMLElement, counts: HTMLElement): void {
+    host.append(this.container);
+    counts.textContent = this.counts.textContent;
+    this.counts = counts;
+  }
+
   /** Draws `lines` from scratch: as they came while streaming, reduced once complete. */
-  show(lines: readonly HunkLine[], complete: boolean): void {
+  show(lines: readonly HunkLine[], complete: boolean, partial: HunkLine | null = null): void {
     this.container.replaceChildren();
+    this.partialRow = null;
     this.added = 0;
     this.removed = 0;
-    if (!complete) return this.append(lines);
+    if (!complete) {
+      this.append(lines);
+      return this.preview(partial);
+    }
     const shown = reviewLinesOf(lines);
     this.draw(shown);
     const counts = changeCounts(shown);
     this.setCounts(counts.added, counts.removed);
   }
 
-  /** Appends lines at the end. */
   append(lines: readonly HunkLine[]): void {
     if (lines.length === 0) return;
     this.draw(lines);
@@ -57,20 +71,47 @@ export class HunkEditor {
     this.setCounts(this.added, this.removed);
   }
 
+  replace(lines: readonly HunkLine[]): void {
+    this.show(lines, true);
+  }
+
+  /** The line still arriving: drawn in its row at the end (null: the row goes). */
+  preview(line: HunkLine | null): void {
+    if (line === null) {
+      this.partialRow?.remove();
+      this.partialRow = null;
+      return;
+    }
+    if (!this.partialRow) {
+      this.partialRow = document.createElement('div');
+      this.container.append(this.partialRow);
+      this.markPainted(this.partialRow);
+    }
+    this.partialRow.className = `hunk-row is-${line.kind} is-partial`;
+    this.partialRow.textContent = `${PREFIX[line.kind]}${line.text}`;
+  }
+
   private draw(lines: readonly HunkLine[]): void {
     const fragment = document.createDocumentFragment();
+    // The preview row becomes the first new line: the row on screen stays, its text completes.
+    let reused = this.partialRow;
+    this.partialRow = null;
     for (const line of lines) {
-      const row = document.createElement('div');
+      const row = reused ?? document.createElement('div');
       row.className = `hunk-row is-${line.kind}`;
       row.textContent = `${PREFIX[line.kind]}${line.text}`;
-      fragment.append(row);
+      if (reused) reused = null;
+      else fragment.append(row);
     }
     this.container.append(fragment);
     const first = this.container.firstElementChild;
-    if (!this.painted && first && this.firstLineAt !== undefined) {
-      this.painted = true;
-      markElementPainted(first, this.paintId, this.firstLineAt);
-    }
+    if (first) this.markPainted(first);
+  }
+
+  private markPainted(row: Element): void {
+    if (this.painted || this.firstByteAt === undefined) return;
+    this.painted = true;
+    markElementPainted(row, this.paintId, this.firstByteAt);
   }
 
   private setCounts(added: number, removed: number): void {

@@ -106,16 +106,21 @@ export function useConversationSync(
   return { show };
 }
 
-/** Appends a batch's lines, marking when each hunk's first lines reach the renderer. */
+/**
+ * Takes a batch's lines and previews into the store, drawing a new hunk at once (before
+ * React renders its card), and marks when each hunk's first update reaches the renderer.
+ */
 export function applyLines(store: HunkLineStore, update: AnswerUpdate): void {
   const now = performance.timeOrigin + performance.now();
   for (const hunk of update.hunks) {
-    if (hunk.firstByteAtEpochMs !== undefined && store.linesOf(hunk.id).length === 0 && hunk.appendLines.length > 0) {
+    if (hunk.firstByteAtEpochMs !== undefined && hunk.state === 'streaming' && !store.isFollowed(hunk.id) && store.linesOf(hunk.id).length === 0) {
       performance.mark('flint:hunk-received', { detail: { latencyMs: now - hunk.firstByteAtEpochMs } });
     }
     // A hunk accepted as the user revised it comes back whole, once.
     if (hunk.replaceLines) store.replace(hunk.id, hunk.replaceLines);
     else store.append(hunk.id, hunk.appendLines);
+    store.preview(hunk.id, hunk.state === 'streaming' ? (hunk.partialLine ?? null) : null);
+    store.previews.take(hunk);
   }
 }
 

@@ -1,0 +1,60 @@
+/**
+ * A new hunk on screen in the very task its first update arrives in, before React renders
+ * its card: a plain-DOM card in its turn's place, drawn by the same HunkEditor, which the
+ * React card takes over (adopt) when it mounts. This takes React off the path of a hunk's
+ * first paint (the bench's first_hunk_paint).
+ */
+import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
+import { HunkEditor } from './hunk-editor';
+import type { HunkLineStore } from './hunk-line-store';
+
+export class HunkPreviews {
+  private readonly shown = new Map<string, { card: HTMLElement; editor: HunkEditor }>();
+
+  constructor(private readonly store: HunkLineStore) {}
+
+  /** Draws `hunk` if it streams, no card follows it yet and its turn's place is on screen. */
+  take(hunk: HunkUpdate): void {
+    if (hunk.state !== 'streaming' || this.store.isFollowed(hunk.id) || this.shown.has(hunk.id)) return;
+    const place = document.querySelector<HTMLElement>(`.hunk-previews[data-turn="${hunk.turn}"]`);
+    if (!place) return;
+    const card = document.createElement('article');
+    card.className = 'hunk-card is-streaming is-preview';
+    // Its React card, a frame later, is the one assistive technology reads.
+    card.setAttribute('aria-hidden', 'true');
+    const header = document.createElement('header');
+    header.className = 'hunk-header';
+    const path = document.createElement('span');
+    path.className = 'hunk-path';
+    path.textContent = hunk.path;
+    const counts = document.createElement('span');
+    counts.className = 'hunk-counts';
+    const state = document.createElement('span');
+    state.className = 'hunk-state';
+    state.textContent = 'Streaming…';
+    header.append(path, counts, state);
+    const body = document.createElement('div');
+    body.className = 'hunk-body';
+    card.append(header, body);
+    const editor = new HunkEditor(body, counts, `hunk:${hunk.id}`, hunk.firstByteAtEpochMs);
+    editor.show(this.store.linesOf(hunk.id), false, this.store.partialOf(hunk.id));
+    this.store.listen(hunk.id, editor);
+    place.append(card);
+    this.shown.set(hunk.id, { card, editor });
+  }
+
+  /** The React card for `id` mounted: it takes the drawing (or null if there was none). */
+  adopt(id: string, host: HTMLElement, counts: HTMLElement): HunkEditor | null {
+    const shown = this.shown.get(id);
+    if (!shown) return null;
+    this.shown.delete(id);
+    shown.editor.moveTo(host, counts);
+    shown.card.remove();
+    return shown.editor;
+  }
+
+  clear(): void {
+    for (const { card } of this.shown.values()) card.remove();
+    this.shown.clear();
+  }
+}
