@@ -7,7 +7,7 @@
  * Main sends what it had batched before it answers with a whole conversation, and the
  * wire keeps order: updates for a conversation being loaded are already in the load.
  */
-import { useCallback, useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { startTransition, useCallback, useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { AnswerUpdate, ConversationSummary } from '../../../../shared/ask-types';
 import { flint } from '../../lib/flint';
 import { markPainted } from '../../lib/paint-marks';
@@ -83,7 +83,9 @@ export function useConversationSync(
           markPainted('flint:edit-painted', askedAt.current);
           askedAt.current = null;
         }
-        setView((current) => applyAnswerUpdate(current, update));
+        // A transition: React renders the pane in slices, so the next update's new hunk
+        // (drawn at once, outside React: hunk-previews.ts) never waits behind it.
+        startTransition(() => setView((current) => applyAnswerUpdate(current, update)));
       }),
       flint.on('ask:conversations', (list) => {
         setConversations(list);

@@ -118,18 +118,30 @@ function useFileText(path: string | null, setContent: (content: ViewContent | nu
 function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string | null, content: ViewContent | null, review: FileReview): void {
   const shownPath = useRef<string | null>(null);
   const revealed = useRef(-1);
+  const [drawn, setDrawn] = useState(0);
   const hunksKey = review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}`).join(',');
+  const latest = useRef({ path, content, review });
+  latest.current = { path, content, review };
   useEffect(() => {
-    const editor = editorRef.current;
-    if (!editor || content?.kind !== 'text' || path === null || content.path !== path) return;
-    const edited = editor.editedTexts();
-    const hunks = review.hunks.map((hunk) => (edited.has(hunk.id) ? { ...hunk, edited: edited.get(hunk.id)! } : hunk));
-    const place = shownPath.current === path ? editor.cursorPlace() : null;
-    editor.show(path, buildReviewDoc(content.text, hunks), shownPath.current === path);
-    if (place) editor.restoreCursor(place);
-    shownPath.current = path;
-    editor.setCurrent(review.current, false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- drawn again when the hunks' key changes, not their array
+    if (editorRef.current === null || content?.kind !== 'text' || path === null || content.path !== path) return;
+    const draw = (): void => {
+      const editor = editorRef.current;
+      const now = latest.current;
+      if (!editor || now.content?.kind !== 'text' || now.path === null || now.content.path !== now.path) return;
+      const edited = editor.editedTexts();
+      const hunks = now.review.hunks.map((hunk) => (edited.has(hunk.id) ? { ...hunk, edited: edited.get(hunk.id)! } : hunk));
+      const again = shownPath.current === now.path;
+      const place = again ? editor.cursorPlace() : null;
+      editor.show(now.path, buildReviewDoc(now.content.text, hunks), again);
+      if (place) editor.restoreCursor(place);
+      shownPath.current = now.path;
+      setDrawn((count) => count + 1);
+    };
+    // A new file is drawn at once; a hunk that came or went while the answer streams waits
+    // for an idle moment, so a frame that paints a new hunk's first line never waits behind it.
+    if (shownPath.current !== path || typeof requestIdleCallback === 'undefined') return draw();
+    const handle = requestIdleCallback(draw, { timeout: 150 });
+    return () => cancelIdleCallback(handle);
   }, [editorRef, path, content, hunksKey]);
   useEffect(() => {
     const editor = editorRef.current;
@@ -139,7 +151,7 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
     const focus = review.pendingFocus.current;
     if (focus !== null && focus.hunkId === review.current && editor.focusHunk(focus.hunkId)) review.pendingFocus.current = null;
     else editor.setCurrent(review.current, reveal);
-  }, [editorRef, review.current, review.revealTick, review.pendingFocus, hunksKey, content]);
+  }, [editorRef, review.current, review.revealTick, review.pendingFocus, drawn]);
 }
 
 function describe(content: ViewContent | null, path: string | null): string {

@@ -58,6 +58,16 @@ export interface CursorPlace {
   column: number;
 }
 
+/** The one change that turns `before` into `after`: what lies between their common start and end. */
+function changedSpan(before: string, after: string): { from: number; to: number; insert: string } | [] {
+  if (before === after) return [];
+  let head = 0;
+  while (head < before.length && head < after.length && before.charCodeAt(head) === after.charCodeAt(head)) head += 1;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail += 1;
+  return { from: head, to: before.length - tail, insert: after.slice(head, after.length - tail) };
+}
+
 export class CodeEditor {
   readonly view: EditorView;
   private readonly language = new Compartment();
@@ -106,10 +116,11 @@ export class CodeEditor {
   show(path: string, review: ReviewDoc, isReload: boolean): void {
     const { text } = review;
     const scrollTop = this.view.scrollDOM.scrollTop;
-    const anchor = Math.min(this.view.state.selection.main.anchor, text.length);
     this.view.dispatch({
-      changes: { from: 0, to: this.view.state.doc.length, insert: text },
-      selection: { anchor: isReload ? anchor : 0 },
+      // Drawn again (a hunk came or went, the file was saved): only what differs is replaced,
+      // so the parser, the decorations and the cursor move only there.
+      changes: isReload ? changedSpan(this.view.state.doc.toString(), text) : { from: 0, to: this.view.state.doc.length, insert: text },
+      ...(isReload ? {} : { selection: { anchor: 0 } }),
       effects: setReviewBlocks.of(review.blocks),
       // A new drawing is not something the user's Undo takes back.
       annotations: Transaction.addToHistory.of(false),

@@ -91,12 +91,21 @@ export interface BlockNow {
   /** Edited before this drawing (its lines are no longer the model's). */
   edited: boolean;
   original: string[];
-  lines: Array<{ from: number; to: number; kind: HunkLine['kind']; index: number; text: string }>;
+  lines: Array<{ from: number; to: number; number: number; kind: HunkLine['kind']; index: number; text: string }>;
 }
 
+/** Per state, computed once: the gutter, the guard and the drawing all ask for it many times. */
+const blocksOfState = new WeakMap<EditorState, BlockNow[]>();
+
 export function blocksNow(state: EditorState): BlockNow[] {
+  let blocks = blocksOfState.get(state);
+  if (!blocks) blocksOfState.set(state, (blocks = readBlocks(state)));
+  return blocks;
+}
+
+function readBlocks(state: EditorState): BlockNow[] {
   const review = state.field(reviewField, false);
-  if (!review) return [];
+  if (!review || review.blocks.size === 0) return [];
   const known = new Map<number, LineSpec>();
   review.lines.between(0, state.doc.length, (from, _to, decoration) => {
     const spec = decoration.spec.spec as LineSpec;
@@ -111,7 +120,7 @@ export function blocksNow(state: EditorState): BlockNow[] {
     for (let line = state.doc.lineAt(from); ; line = state.doc.line(line.number + 1)) {
       const mark = known.get(line.from);
       const own = mark?.hunkId === spec.hunkId ? mark : undefined;
-      block.lines.push({ from: line.from, to: line.to, kind: own?.kind ?? 'add', index: own?.index ?? -1, text: line.text });
+      block.lines.push({ from: line.from, to: line.to, number: line.number, kind: own?.kind ?? 'add', index: own?.index ?? -1, text: line.text });
       if (line.to >= to || line.number === state.doc.lines) break;
     }
     blocks.push(block);
@@ -274,18 +283,41 @@ function wordMarks(block: BlockNow): Range<Decoration>[] {
 
 /** The file's line number of each document line: added lines have none (they are not in the file yet). */
 export function fileLineLabel(state: EditorState, docLine: number): string {
-  const review = state.field(reviewField, false);
-  if (!review || review.blocks.size === 0) return String(docLine);
-  let addedBefore = 0;
+  const { added, removed } = gutterOf(state);
+  if (added.length === 0) return String(docLine);
+  const below = countBelow(added, docLine);
+  if (added[below] === docLine) return '+';
+  const number = String(docLine - below);
+  return removed.has(docLine) ? `${number} −` : number;
+}
+
+/** The document lines that are added (sorted) and removed, per state. */
+const gutters = new WeakMap<EditorState, { added: number[]; removed: Set<number> }>();
+
+function gutterOf(state: EditorState): { added: number[]; removed: Set<number> } {
+  let gutter = gutters.get(state);
+  if (gutter) return gutter;
+  gutter = { added: [], removed: new Set() };
   for (const block of blocksNow(state)) {
     for (const line of block.lines) {
-      const number = state.doc.lineAt(line.from).number;
-      if (number === docLine) return line.kind === 'add' ? '+' : line.kind === 'remove' ? `${docLine - addedBefore} −` : String(docLine - addedBefore);
-      if (number > docLine) return String(docLine - addedBefore);
-      if (line.kind === 'add') addedBefore += 1;
+      if (line.kind === 'add') gutter.added.push(line.number);
+      else if (line.kind === 'remove') gutter.removed.add(line.number);
     }
   }
-  return String(docLine - addedBefore);
+  gutters.set(state, gutter);
+  return gutter;
+}
+
+/** How many of the sorted `values` are below `limit` (binary search). */
+function countBelow(values: readonly number[], limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle]! < limit) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 const theme = EditorView.theme({
