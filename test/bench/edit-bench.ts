@@ -200,7 +200,7 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
     await eventually(() => page.evaluate(ANSWER_COMPLETE) as Promise<boolean>, (done) => done, 'the long answer', 60_000);
     const seconds = (performance.now() - renderStarted) / 1000;
     const render = (await page.evaluate(STOP_FRAME_PROBE)) as { frames: number; longest: number; paints: number[]; received: number[]; dom: number[] };
-    const p = (values: number[]) => `p50 ${round(median(values))} ms, p95 ${round(percentile(values, 0.95))} ms`;
+    const p = (values: number[]) => `min ${round(Math.min(...values))}, p50 ${round(median(values))}, p95 ${round(percentile(values, 0.95))} ms`;
     log(`  a hunk from its first byte in main (${render.paints.length} hunks): → renderer ${p(render.received)}; → in the DOM ${p(render.dom)}; → painted ${p(render.paints)}`);
     const floor = (await page.evaluate(PAINT_FLOOR_PROBE)) as number[];
     log(`  the floor, a one-element change on the same page → painted: ${p(floor)}`);
