@@ -16,15 +16,20 @@ function feed(pieces: readonly string[], now?: () => number): EditEvent[] {
 const kinds = (events: readonly EditEvent[]) => events.map((event) => event.type);
 
 describe('EditStreamParser: a hunk before its first line is whole', () => {
-  it('opens a V4A hunk at its @@ line', () => {
-    const events = feed(['*** Begin Patch\n*** Update File: a.ts\n@@ function a\n']);
-    expect(events.at(-1)).toEqual({ type: 'hunk-open', hunkIndex: 0, fileIndex: 0, contextHints: ['function a'] });
+  it('opens a V4A hunk at the first two bytes of its @@ line, its hint following', () => {
+    const events = feed(['*** Begin Patch\n*** Update File: a.ts\n@@', ' function a']);
+    expect(events.at(-1)).toEqual({ type: 'hunk-open', hunkIndex: 0, fileIndex: 0, contextHints: [] });
+    const whole = feed(['*** Begin Patch\n*** Update File: a.ts\n@@ function a\n']);
+    expect(whole.slice(-2)).toEqual([
+      { type: 'hunk-open', hunkIndex: 0, fileIndex: 0, contextHints: [] },
+      { type: 'hunk-hints', hunkIndex: 0, contextHints: ['function a'] },
+    ]);
   });
 
   it('adds the hints of stacked @@ lines to the hunk they narrow', () => {
     const events = feed(['*** Begin Patch\n*** Update File: a.ts\n@@ class A\n@@ method b\n-x\n']);
-    expect(kinds(events)).toEqual(['file', 'hunk-open', 'hunk-hints', 'hunk-line']);
-    expect(events[2]).toEqual({ type: 'hunk-hints', hunkIndex: 0, contextHints: ['class A', 'method b'] });
+    expect(kinds(events)).toEqual(['file', 'hunk-open', 'hunk-hints', 'hunk-hints', 'hunk-line']);
+    expect(events[3]).toEqual({ type: 'hunk-hints', hunkIndex: 0, contextHints: ['class A', 'method b'] });
   });
 
   it('previews the line still arriving, growing, until it is whole', () => {

@@ -88,6 +88,8 @@ export class EditStreamParser {
   private lineStartedAt: number | undefined;
   /** The last preview sent of the unfinished line, so an unchanged one is not sent again. */
   private lastPreview = '';
+  /** The unfinished line is an `@@` header that already opened its hunk (see openAtHeader). */
+  private openedAtHeader = false;
   private readonly now: (() => number) | undefined;
   /** Bare empty lines of a patch section read since its last hunk line: empty lines or separators, as what follows tells. */
   private heldBlankLines = 0;
@@ -113,6 +115,7 @@ export class EditStreamParser {
     let newline = delta.indexOf('\n');
     if (newline === -1) {
       this.unfinished.add(delta);
+      this.openAtHeader();
       return this.preview();
     }
     this.line(this.unfinished.take() + delta.slice(0, newline));
@@ -124,8 +127,23 @@ export class EditStreamParser {
     }
     if (start < delta.length) {
       this.unfinished.add(delta.slice(start));
+      this.openAtHeader();
       this.preview();
     }
+  }
+
+  /**
+   * A V4A hunk opens at the first two bytes of its `@@` line, not when the line is whole:
+   * its card is on screen a token sooner. The events are the same however the line was
+   * split (hunkHeader then only adds the hints), so chunking still changes nothing.
+   */
+  private openAtHeader(): void {
+    if (this.mode !== 'update' || this.openedAtHeader || !this.unfinished.head.startsWith('@@')) return;
+    // A stacked `@@` (the open hunk has no line yet) narrows that hunk: nothing opens.
+    if (this.hunkOpen && !this.hunkHasLines) return;
+    this.openedAtHeader = true;
+    this.closeHunk();
+    this.openHunk();
   }
 
   /** Shows the open hunk's unfinished line as it arrives (never a marker's first characters). */
@@ -158,6 +176,9 @@ export class EditStreamParser {
   private line(raw: string): void {
     this.lineNumber += 1;
     this.lastPreview = '';
+    const openedAtHeader = this.openedAtHeader;
+    this.openedAtHeader = false;
+    if (openedAtHeader) return this.hunkHeader(raw.endsWith('\r') ? raw.slice(0, -1) : raw, true);
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     switch (this.mode) {
       case 'prose':
@@ -278,19 +299,21 @@ export class EditStreamParser {
     this.patchLine(trimmed);
   }
 
-  /** A hunk opens at its `@@` line, so it is on screen before its first line is complete. */
-  private hunkHeader(text: string): void {
+  /**
+   * A hunk opens at its `@@` line (at its first two bytes, when they come before the rest:
+   * `opened`), so it is on screen before its first line is complete; its hint follows as
+   * `hunk-hints`. Stacked `@@` lines (class, then method) narrow one hunk.
+   */
+  private hunkHeader(text: string, opened = false): void {
+    if (!opened && !(this.hunkOpen && !this.hunkHasLines)) {
+      this.closeHunk();
+      this.openHunk();
+    }
     const { hint, hadLineNumbers } = hunkHeaderHint(text);
     if (hadLineNumbers) this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
-    // Stacked `@@` lines (class, then method) narrow one hunk; they are not empty hunks.
-    if (this.hunkOpen && !this.hunkHasLines) {
-      if (!hint) return;
-      this.pendingHints.push(hint);
-      return this.emit({ type: 'hunk-hints', hunkIndex: this.hunkIndex, contextHints: [...this.pendingHints] });
-    }
-    this.closeHunk();
-    if (hint) this.pendingHints.push(hint);
-    this.openHunk();
+    if (!hint) return;
+    this.pendingHints.push(hint);
+    this.emit({ type: 'hunk-hints', hunkIndex: this.hunkIndex, contextHints: [...this.pendingHints] });
   }
 
   private addLine(text: string): void {
