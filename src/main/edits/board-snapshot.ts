@@ -8,9 +8,25 @@ import { z } from 'zod';
 import { isUndecided } from '../../shared/edits/hunk-state';
 import type { HunkUpdate } from '../../shared/edits/hunk-types';
 import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
+import type { Landing } from './revert-plan';
 import { newerOverlap } from './superseded-hunks';
 
 const LineSchema = z.object({ kind: z.enum(['context', 'remove', 'add']), text: z.string() }).strict();
+/** A written line hunk's lines and what they replaced, for a revert; the file version it was written to is not kept (`entryId`: the journal has it). */
+const LandingSchema = z.object({ start: z.number().int().nonnegative(), written: z.array(z.string()), replaced: z.array(z.string()), endings: z.array(z.string()), entryId: z.string().optional() }).strict();
+const RevisedSchema = z.object({ kind: z.enum(['lines', 'edited']), words: z.string() }).strict();
+/** One write of a hunk, by journal entry (see HunkWrite). */
+const WriteSchema = z
+  .object({
+    entryId: z.string(),
+    lines: z.array(LineSchema),
+    revised: RevisedSchema.optional(),
+    journalEntryId: z.string().optional(),
+    writtenEntryIds: z.array(z.string()).optional(),
+    landing: LandingSchema.optional(),
+    ownEntries: z.boolean().optional(),
+  })
+  .strict();
 
 const FileSchema = z
   .object({
@@ -43,9 +59,10 @@ const HunkSchema = z
     earlierEntryIds: z.array(z.string()).optional(),
     writtenEntryIds: z.array(z.string()).optional(),
     revertEntryIds: z.array(z.string()).optional(),
-    /** A written line hunk's lines and what they replaced, for a revert (the file version it was written to is not kept). */
-    landing: z.object({ start: z.number().int().nonnegative(), written: z.array(z.string()), replaced: z.array(z.string()), endings: z.array(z.string()) }).strict().optional(),
-    revised: z.object({ kind: z.enum(['lines', 'edited']), words: z.string() }).strict().optional(),
+    landing: LandingSchema.optional(),
+    revised: RevisedSchema.optional(),
+    ownEntries: z.boolean().optional(),
+    writes: z.array(WriteSchema).optional(),
     superseded: z.boolean().optional(),
   })
   .strict();
@@ -78,12 +95,23 @@ export function snapshotOf(files: readonly FileRecord[], order: readonly HunkRec
       ...(hunk.earlierEntryIds !== undefined ? { earlierEntryIds: hunk.earlierEntryIds } : {}),
       ...(hunk.writtenEntryIds !== undefined ? { writtenEntryIds: hunk.writtenEntryIds } : {}),
       ...(hunk.revertEntryIds !== undefined ? { revertEntryIds: hunk.revertEntryIds } : {}),
-      ...(hunk.landing !== undefined ? { landing: { start: hunk.landing.start, written: hunk.landing.written, replaced: hunk.landing.replaced, endings: hunk.landing.endings } } : {}),
+      ...(hunk.landing !== undefined ? { landing: landingOf(hunk.landing) } : {}),
       ...(hunk.revised !== undefined ? { revised: hunk.revised } : {}),
+      ...(hunk.ownEntries !== undefined ? { ownEntries: hunk.ownEntries } : {}),
+      ...(hunk.writes !== undefined ? { writes: [...hunk.writes].map(([entryId, { landing, ...write }]) => ({ entryId, ...write, ...(landing !== undefined ? { landing: landingOf(landing) } : {}) })) } : {}),
       ...(hunk.superseded ? { superseded: true } : {}),
     })),
   };
 }
+
+/** A landing as kept: without its file version. */
+function landingOf(landing: Landing): z.infer<typeof LandingSchema> {
+  const { version: _version, ...kept } = landing;
+  return kept;
+}
+
+/** A landing kept between runs: its version is read back from its journal entry when a revert needs it. */
+const restoredLanding = (landing: z.infer<typeof LandingSchema> | undefined) => (landing ? { landing: { ...landing, version: null } } : {});
 
 /**
  * The records a snapshot restores, and the hunks to settle again on today's files.
@@ -100,9 +128,9 @@ export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[];
   const hunks: HunkRecord[] = [];
   const toSettle: HunkRecord[] = [];
   for (const saved of snapshot.hunks) {
-    const { landing, ...rest } = saved;
-    // The version a landing was written to is gone: a revert finds its lines by their text.
-    const hunk: HunkRecord = { ...rest, lines: [...saved.lines], contextHints: [...saved.contextHints], complete: true, base: null, ...(landing ? { landing: { ...landing, version: null } } : {}) };
+    const { landing, writes, ...rest } = saved;
+    const hunk: HunkRecord = { ...rest, lines: [...saved.lines], contextHints: [...saved.contextHints], complete: true, base: null, ...restoredLanding(landing) };
+    if (writes !== undefined) hunk.writes = new Map(writes.map(({ entryId, landing: written, ...write }) => [entryId, { ...write, lines: [...write.lines], ...restoredLanding(written) }]));
     if (saved.state === 'pending' || saved.state === 'conflict' || saved.state === 'unmatched') {
       hunk.state = 'streaming';
       toSettle.push(hunk);
@@ -118,7 +146,7 @@ export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[];
 
 /** Every hunk with all its lines, as one update would carry it (a renderer loading the whole answer). */
 export function hunkUpdatesOf(snapshot: BoardSnapshot): HunkUpdate[] {
-  const records = snapshot.hunks.map(({ landing: _landing, ...hunk }) => ({ ...hunk, complete: true, base: null }) satisfies HunkRecord);
+  const records = snapshot.hunks.map(({ landing: _landing, writes: _writes, ...hunk }) => ({ ...hunk, complete: true, base: null }) satisfies HunkRecord);
   const pathOf = (hunk: HunkRecord): string => snapshot.files[hunk.fileIndex]!.path;
   return records.map((hunk) => {
     const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, records, pathOf) : undefined;

@@ -14,9 +14,10 @@ import type { FileText } from '../fs/file-text';
 import type { Logger } from '../logger';
 import type { EditApplier } from './edit-applier';
 import { DecisionLog } from './decision-log';
-import { hunkUpdateOf, type FileRecord, type HunkRecord } from './edit-records';
+import { hunkUpdateOf, type FileRecord, type HunkRecord, type HunkWrite } from './edit-records';
 import type { FileVersion } from './file-version';
 import { HunkPlanner, type ReplanReason } from './hunk-planner';
+import { bringBack } from './hunk-revert';
 import type { ProjectFileNames } from './model-paths';
 import { newerOverlap } from './superseded-hunks';
 
@@ -52,8 +53,13 @@ export abstract class BoardState {
     this.planner = new HunkPlanner(options.readText);
   }
 
-  /** The hunk's write is off disk (`off`: undone or reverted), or back on it: its card and the model hear so. */
-  protected wentBack(hunk: HunkRecord, off: boolean, message: string): void {
+  /**
+   * The hunk's write is off disk (`off`: undone or reverted), or back on it: its card and
+   * the model hear so. `write`: the write an Undo or Redo brought back or took off, which
+   * the hunk becomes again (its lines, revision, landing) before anyone hears of it.
+   */
+  protected wentBack(hunk: HunkRecord, off: boolean, message: string, write?: HunkWrite): void {
+    if (write !== undefined && bringBack(hunk, write)) this.report(hunk, [], true);
     const file = this.files[hunk.fileIndex]!;
     if (off) this.decisions.undone(hunk.number, file.path);
     else this.decisions.accepted(hunk.number, file.path, hunk.revised);

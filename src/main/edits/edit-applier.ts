@@ -23,6 +23,17 @@ import type { JournalEntry, RestoreOutcome, UndoJournal, UndoOutcome } from './u
 export type { HunkToApply } from './hunk-plan';
 export type { ApplyResult } from './apply-result';
 
+/**
+ * What a revert re-checks when its turn in the write queue comes: the hunk may have been
+ * undone (or changed state) while it waited.
+ */
+export interface RevertGuard {
+  /** The journal entries of the write being taken back: each must still be in the journal, not undone. */
+  entryIds: readonly string[];
+  /** Why the hunk may no longer be reverted, or null. */
+  refusal(): string | null;
+}
+
 export class EditApplier {
   /** Every write goes through it: compare and replace without a window, inside the project only. */
   private readonly writer: ProjectFileWriter;
@@ -127,16 +138,21 @@ export class EditApplier {
 
   /**
    * Takes one line hunk's write back (see revert-plan.ts) as a new change, itself undoable:
-   * its written lines, found in the file as it is now, become the lines they replaced.
+   * its written lines, followed to where they are in the file now, become the lines they
+   * replaced. `still` is checked in the write queue, just before: an Undo queued first may
+   * have taken the write off disk already.
    */
-  revertLines(path: string, landing: Landing): Promise<ApplyResult & { written?: FileVersion }> {
+  revertLines(path: string, landing: Landing, still: RevertGuard): Promise<ApplyResult & { written?: FileVersion }> {
     return this.serialize(() =>
       this.guard(async () => {
+        const gone = this.goneSince(still);
+        if (gone !== null) return gone;
         const target = await this.files.resolve(path, 'model');
         const read = await this.currentText(target, []);
         if ('status' in read) return read;
-        const current = this.versionOf(target.relativePath, read.text, landing.version);
-        const plan = planRevert(current, landing, target.relativePath);
+        const version = landing.version ?? this.leftBy(landing.entryId, target.relativePath);
+        const current = this.versionOf(target.relativePath, read.text, version);
+        const plan = planRevert(current, { ...landing, version }, target.relativePath);
         if (plan.status !== 'planned') return plan;
         const next = FileVersion.of(spliceMany(current.text, [plan.splice]), current);
         const after = encodeFileText(next.text);
@@ -151,11 +167,13 @@ export class EditApplier {
    * Writes back what journal entries replaced (a whole-file hunk's write: a created,
    * deleted or moved file), as one new change, itself undoable — only while every file
    * still holds what its entry left there. Newest first; if one cannot be written, those
-   * written before it are taken back.
+   * written before it are taken back. `still` as for revertLines.
    */
-  revertEntries(ids: readonly string[]): Promise<ApplyResult> {
+  revertEntries(ids: readonly string[], still: RevertGuard): Promise<ApplyResult> {
     return this.serialize(() =>
       this.guard(async () => {
+        const gone = this.goneSince(still);
+        if (gone !== null) return gone;
         const entries = ids.map((id) => this.journal.find(id));
         if (entries.some((entry) => entry === null || entry.undone)) return { status: 'conflict', message: 'Flint no longer has the change this hunk wrote in its undo history, so it was not reverted. Use Undo and Redo instead.' };
         for (const entry of entries as JournalEntry[]) {
@@ -178,6 +196,20 @@ export class EditApplier {
         return { status: 'applied', entry: written[0]!, tolerances: [], merged: false, entries: written };
       }),
     );
+  }
+
+  /** Why a revert may no longer be made now that its turn in the queue came (see RevertGuard), or null. */
+  private goneSince(still: RevertGuard): ApplyResult | null {
+    const undone = still.entryIds.some((id) => this.journal.find(id)?.undone !== false);
+    const message = still.refusal() ?? (undone ? 'This hunk’s write was undone just before, so there is nothing of it to revert; nothing was written.' : null);
+    return message === null ? null : { status: 'conflict', message };
+  }
+
+  /** The file as journal entry `id` left it, read back from its bytes; null when the journal no longer has it live. */
+  private leftBy(id: string | undefined, path: string): FileVersion | null {
+    const entry = id === undefined ? null : this.journal.find(id);
+    if (entry === null || entry.undone || entry.after === null) return null;
+    return FileVersion.of(decodeFileText(entry.after, path));
   }
 
   /** Undoes the last thing Flint wrote — every file of it (an Accept all is one step) — in the same queue as every write. */

@@ -66,7 +66,17 @@ export interface HunkRecord {
   landing?: Landing;
   /** Accepted as the user revised it (some of its lines, or its new text edited): its lines are the revised ones. */
   revised?: Revised;
+  /** Its latest write's journal entries hold its change alone (an update hunk's; a whole-file hunk's always do): a revert may write them back whole. */
+  ownEntries?: boolean;
+  /**
+   * What each of its writes put on disk, by journal entry — for a revert's entry, the write
+   * it took back: an Undo or Redo that brings one back shows it (lines, revision, landing).
+   */
+  writes?: Map<string, HunkWrite>;
 }
+
+/** One write of a hunk: its lines and revision as written, and what a revert of it needs. */
+export type HunkWrite = Pick<HunkRecord, 'lines' | 'revised' | 'journalEntryId' | 'writtenEntryIds' | 'landing' | 'ownEntries'>;
 
 /** How the user revised a hunk, and the words its card shows for it. */
 export interface Revised {

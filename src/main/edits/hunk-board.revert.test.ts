@@ -135,16 +135,105 @@ describe('HunkBoard: reverting an accepted hunk', () => {
     });
   });
 
-  it('reverts a hunk of a board kept between runs by its lines’ text', async () => {
+  it('reverts a hunk of a board kept between runs, following its lines from what its journal entry wrote', async () => {
     await withBoard({ 'f.txt': ORIGINAL }, TWO_HUNKS, async (flint) => {
       expect(await flint.board.acceptAll()).toBe(2);
+      // The user adds a line above both hunks: the written lines moved, and are followed there.
+      await userSaves(flint, 'f.txt', `zero\n${'one\nTWO\nthree\nfour\nfive\nSIX\nseven\n'}`);
       const snapshot = BoardSnapshotSchema.parse(JSON.parse(JSON.stringify(flint.board.snapshot())));
       const updates = new Map<string, HunkUpdate>();
       const restored = flint.service.openBoard((update) => updates.set(update.id, update));
       restored.restore(snapshot);
       expect(await restored.revert('1.1')).toBe('pending');
-      expect(await flint.read('f.txt')).toBe('one\nTWO\nthree\nfour\nfive\nsix\nseven\n');
+      expect(await flint.read('f.txt')).toBe('zero\none\nTWO\nthree\nfour\nfive\nsix\nseven\n');
       expect(updates.get('1.1')).toMatchObject({ state: 'pending' });
+    });
+  });
+
+  it('a board kept between runs refuses to revert a hunk when it cannot tell which write left its lines, rather than search for them', async () => {
+    await withBoard({ 'f.txt': ORIGINAL }, TWO_HUNKS, async (flint) => {
+      expect(await flint.board.acceptAll()).toBe(2);
+      const saved = flint.board.snapshot();
+      // A snapshot from before writes named their journal entry in the landing.
+      const snapshot = BoardSnapshotSchema.parse(JSON.parse(JSON.stringify({ ...saved, hunks: saved.hunks.map(({ landing, ...hunk }) => ({ ...hunk, landing: { ...landing, entryId: undefined } })) })));
+      const restored = flint.service.openBoard(() => undefined);
+      restored.restore(snapshot);
+      expect(await failureOf(() => restored.revert('1.1'))).toMatchObject({ code: 'invalid-state', message: expect.stringContaining('cannot tell where its lines are now') });
+      expect(await flint.read('f.txt')).toBe('one\nTWO\nthree\nfour\nfive\nSIX\nseven\n');
+    });
+  });
+});
+
+describe('HunkBoard: a revert never guesses, never writes twice, never takes a neighbour', () => {
+  it('refuses a revert after the user typed inside the hunk’s lines, though the same lines occur elsewhere in the file', async () => {
+    // The hunk removes "bar" between "foo" and "baz"; the user's own "foo\nbaz" is further down.
+    await withBoard({ 'f.txt': 'foo\nbar\nbaz\nX\nfoo\nbaz\n' }, patch('*** Update File: f.txt', '@@', ' foo', '-bar', ' baz'), async (flint) => {
+      expect(await flint.board.accept('1.0')).toBe('accepted');
+      const edited = 'foo\nmine\nbaz\nX\nfoo\nbaz\n';
+      await userSaves(flint, 'f.txt', edited);
+      expect(await failureOf(() => flint.board.revert('1.0'))).toMatchObject({ code: 'invalid-state', message: expect.stringContaining('no longer in f.txt as it wrote them') });
+      expect(await flint.read('f.txt')).toBe(edited);
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted' });
+    });
+  });
+
+  it('refuses a revert after the user edited a written line, though an exact copy of the written lines is elsewhere', async () => {
+    await withBoard({ 'f.txt': 'a\nb\n\n  return 1;\n}\n' }, patch('*** Update File: f.txt', '@@', '-a', '-b', '+  return 1;', '+}'), async (flint) => {
+      expect(await flint.board.accept('1.0')).toBe('accepted');
+      const edited = '  return 2;\n}\n\n  return 1;\n}\n';
+      await userSaves(flint, 'f.txt', edited);
+      expect(await failureOf(() => flint.board.revert('1.0'))).toMatchObject({ code: 'invalid-state' });
+      expect(await flint.read('f.txt')).toBe(edited);
+    });
+  });
+
+  it('a revert queued just behind an Undo of the same hunk writes nothing: the line it removed comes back once', async () => {
+    await withBoard({ 'f.txt': 'a\nb\nc\n' }, patch('*** Update File: f.txt', '@@', ' a', '-b'), async (flint) => {
+      expect(await flint.board.accept('1.0')).toBe('accepted');
+      const [undo, revert] = await Promise.allSettled([flint.service.undo(), flint.board.revert('1.0')]);
+      expect(undo).toMatchObject({ status: 'fulfilled', value: { status: 'done' } });
+      expect(revert).toMatchObject({ status: 'rejected', reason: { code: 'invalid-state', message: expect.stringContaining('nothing was written') } });
+      expect(await flint.read('f.txt')).toBe('a\nb\nc\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending' });
+    });
+  });
+
+  it('refuses to revert a hunk whose lines an overlapping neighbour of its Accept all wrote over, and leaves the neighbour on disk', async () => {
+    // The second hunk shares "three" with the first: written together, the first keeps no lines of its own.
+    const answer = patch('*** Update File: f.txt', '@@', ' one', '-two', '+TWO', ' three', '@@', ' three', '-four', '+FOUR');
+    await withBoard({ 'f.txt': 'one\ntwo\nthree\nfour\nfive\n' }, answer, async (flint) => {
+      expect(await flint.board.acceptAll()).toBe(2);
+      // The neighbour is reverted and accepted again: the file is as the Accept all left it.
+      expect(await flint.board.revert('1.1')).toBe('pending');
+      expect(await flint.board.accept('1.1')).toBe('accepted');
+      expect(await failureOf(() => flint.board.revert('1.0'))).toMatchObject({ code: 'invalid-state', message: expect.stringContaining('overlap') });
+      expect(await flint.read('f.txt')).toBe('one\nTWO\nthree\nFOUR\nfive\n');
+      expect([flint.hunks.get('1.0')?.state, flint.hunks.get('1.1')?.state]).toEqual(['accepted', 'accepted']);
+    });
+  });
+
+  it('Undo back through a revert shows the write it brings back: the whole hunk, not the part accepted since', async () => {
+    const answer = patch('*** Update File: f.txt', '@@', ' one', '-two', '-three', '+TWO', '+THREE', ' four');
+    await withBoard({ 'f.txt': 'one\ntwo\nthree\nfour\n' }, answer, async (flint) => {
+      const whole = flint.updates.filter((update) => update.id === '1.0').flatMap((update) => update.appendLines);
+      expect(await flint.board.accept('1.0')).toBe('accepted');
+      expect(await flint.board.revert('1.0')).toBe('pending');
+      // Accepted again, this time only "two" -> "TWO".
+      expect(await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [1, 3] })).toBe('accepted');
+      expect((await flint.service.undo()).status).toBe('done');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending', revised: '2 of 4 changed lines' });
+      expect((await flint.service.undo()).status).toBe('done');
+      expect(await flint.read('f.txt')).toBe('one\nTWO\nTHREE\nfour\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted' });
+      expect(flint.hunks.get('1.0')?.revised).toBeUndefined();
+      expect(flint.updates.findLast((update) => update.replaceLines !== undefined)?.replaceLines).toEqual(whole);
+      expect(flint.board.decisions.peek().at(-1)).toBe('hunk 1 in f.txt accepted (written to disk)');
+      // Redo takes the whole hunk off again, then brings back the revised write.
+      expect((await flint.service.redo()).status).toBe('done');
+      expect((await flint.service.redo()).status).toBe('done');
+      expect(await flint.read('f.txt')).toBe('one\nTWO\nthree\nfour\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted', revised: '2 of 4 changed lines' });
+      expect(flint.board.decisions.peek().at(-1)).toContain('accepted in part');
     });
   });
 });

@@ -100,6 +100,26 @@ describe('HunkBoard: accepting a hunk revised by the user', () => {
     });
   });
 
+  it('a revised accept the file declines at write time leaves the hunk as the model wrote it', async () => {
+    const answer = patch('*** Update File: f.txt', '@@', ' one', '-two', '-three', '+TWO', '+THREE', ' four');
+    await withBoard({ 'f.txt': 'one\ntwo\nthree\nfour\n' }, answer, async (flint) => {
+      const modelLines = flint.updates.filter((update) => update.id === '1.0').flatMap((update) => update.appendLines);
+      // The user's save lands, and the watcher has not told Flint yet.
+      await flint.project.write({ 'f.txt': 'one\ntwo!\nthree\nfour\n' });
+      expect(await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [1, 3] })).toBe('conflict');
+      expect(await flint.read('f.txt')).toBe('one\ntwo!\nthree\nfour\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'conflict' });
+      expect(flint.hunks.get('1.0')?.revised).toBeUndefined();
+      expect(flint.updates.findLast((update) => update.replaceLines !== undefined)?.replaceLines).toEqual(modelLines);
+      expect(flint.board.decisions.peek()).toEqual([]);
+      // The user puts the line back: the whole hunk is offered, and written, again.
+      await flint.project.write({ 'f.txt': 'one\ntwo\nthree\nfour\n' });
+      await flint.service.noteFileChanged('f.txt');
+      expect(await flint.board.accept('1.0')).toBe('accepted');
+      expect(await flint.read('f.txt')).toBe('one\nTWO\nTHREE\nfour\n');
+    });
+  });
+
   it('keeps the revision through Undo, and shows it on a board kept between runs', async () => {
     await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
       await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] });

@@ -53,9 +53,13 @@ export class HunkBoard extends BoardState implements Disposable {
     return (event) => this.take(event, turn, fileOffset);
   }
 
-  /** Writes a hunk; with a `revision`, as the user revised it (its lines are replaced first, and the renderer told). */
+  /**
+   * Writes a hunk; with a `revision`, as the user revised it (its lines are replaced first,
+   * and the renderer told; back to what they were if nothing is written).
+   */
   async accept(hunkId: string, group?: string, revision?: HunkRevision): Promise<HunkState> {
     const hunk = this.require(hunkId);
+    const unrevised = { lines: hunk.lines, revised: hunk.revised };
     if (revision !== undefined) this.revise(hunk, revision);
     this.decide(hunk, { type: 'accept' });
     const file = this.files[hunk.fileIndex]!;
@@ -63,9 +67,11 @@ export class HunkBoard extends BoardState implements Disposable {
     try {
       result = await applyRecord(this.options.applier, hunk, file, group);
     } catch (error) {
+      if (revision !== undefined) this.unrevise(hunk, unrevised);
       this.writeFailed([hunk], file, error);
       return hunk.state;
     }
+    if (revision !== undefined && result.status !== 'applied') this.unrevise(hunk, unrevised);
     this.written(hunk, file, result, result.written);
     if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
     // The section's other cards show the file where it is now.
@@ -147,16 +153,18 @@ export class HunkBoard extends BoardState implements Disposable {
       this.writeFailed(writable, file, error);
       return 0;
     }
-    writable.forEach((hunk, index) => this.written(hunk, file, outcome.results[index]!, outcome.written));
+    // One entry for them all: a hunk's entry alone cannot take back its lines where a neighbour's overlapped them (see hunk-revert.ts).
+    const shared = outcome.results.filter((result) => result.status === 'applied').length > 1;
+    writable.forEach((hunk, index) => this.written(hunk, file, outcome.results[index]!, outcome.written, shared));
     if (outcome.written) this.replanAll(file.path, outcome.written, 'written', new Set(writable));
     return writable.filter((hunk) => hunk.state === 'accepted').length;
   }
 
-  /** The applier answered for `hunk`: written (`version`: what its file holds now), or declined with its reason. */
-  private written(hunk: HunkRecord, file: FileRecord, result: ApplyResult, version?: FileVersion): void {
+  /** The applier answered for `hunk`: written (`version`: what its file holds now; `shared`: in one entry with others), or declined with its reason. */
+  private written(hunk: HunkRecord, file: FileRecord, result: ApplyResult, version?: FileVersion, shared = false): void {
     const savedByUser = this.files.some((other) => other.path === file.path && other.savedByUser);
     if (result.status !== 'applied') return this.transition(hunk, { type: 'write-declined', outcome: result.status }, { message: declineWords(result, file, savedByUser) });
-    noteWrite(hunk, result, version);
+    noteWrite(hunk, result, version, shared);
     // Carried past Flint's own writes only, it was not merged around anything of the user's.
     const merged = result.merged && savedByUser;
     this.decisions.accepted(hunk.number, file.path, hunk.revised);
@@ -204,8 +212,10 @@ export class HunkBoard extends BoardState implements Disposable {
    */
   noteJournalChange(entryId: string, undone: boolean): void {
     for (const hunk of this.order) {
-      if (hunk.revertEntryIds?.includes(entryId)) this.wentBack(hunk, !undone, undone ? REVERT_UNDONE : REVERTED);
-      else if (hunk.journalEntryId === entryId || hunk.earlierEntryIds?.includes(entryId)) this.wentBack(hunk, undone, undone ? 'Undone; you can accept it again.' : 'Redone.');
+      // The write the entry brings back or takes off (a revert's: the write it reverted) is what the card and the model hear about.
+      const write = hunk.writes?.get(entryId);
+      if (hunk.revertEntryIds?.includes(entryId)) this.wentBack(hunk, !undone, undone ? REVERT_UNDONE : REVERTED, write);
+      else if (hunk.journalEntryId === entryId || hunk.earlierEntryIds?.includes(entryId)) this.wentBack(hunk, undone, undone ? 'Undone; you can accept it again.' : 'Redone.', write);
     }
   }
 
@@ -215,7 +225,6 @@ export class HunkBoard extends BoardState implements Disposable {
       applier: this.options.applier,
       readText: this.options.readText,
       fileOf: (hunk) => this.files[hunk.fileIndex]!,
-      hunks: () => this.order,
       wentBack: (hunk, off) => this.wentBack(hunk, off, off ? REVERTED : REVERT_UNDONE),
       replanAll: (path, current, after, except) => this.replanAll(path, current, after, except),
       replanReverted: (hunk, current) => {
@@ -331,5 +340,12 @@ export class HunkBoard extends BoardState implements Disposable {
     this.report(hunk, [], true);
   }
 
+  /** A revised accept that wrote nothing: the hunk's lines are what they were (the model's, say), and the renderer hears so. */
+  private unrevise(hunk: HunkRecord, unrevised: Pick<HunkRecord, 'lines' | 'revised'>): void {
+    hunk.lines = unrevised.lines;
+    if (unrevised.revised === undefined) delete hunk.revised;
+    else hunk.revised = unrevised.revised;
+    this.report(hunk, [], true);
+  }
 }
 

@@ -3,16 +3,24 @@
  * Undo can take the revert back in turn), even when it was written in one Accept all with
  * others, or other hunks of its file were written after it.
  *
- * A line hunk's written lines are put back as they were (revert-plan.ts). A whole-file hunk
- * (a created, deleted or moved file, or a file a search/replace block created) is reverted
- * by writing back what its journal entries replaced, only while its files still hold what
- * it left there. Anything else is refused in words, and nothing is written.
+ * A line hunk's written lines are put back as they were (revert-plan.ts): its own lines
+ * only, never a neighbour's. A whole-file hunk (a created, deleted or moved file, or a file
+ * a search/replace block created alone) is reverted by writing back what its journal
+ * entries replaced, only while its files still hold what it left there. A line hunk whose
+ * lines an overlapping hunk of its Accept all wrote over has no lines of its own to take
+ * back: refused. Whether the write is still on disk (no Undo took it back while the revert
+ * waited) is checked in the write queue, just before. Anything else is refused in words,
+ * and nothing is written.
+ *
+ * Each write of a hunk is kept with its journal entry (HunkWrite): an Undo or Redo that
+ * brings one back shows that write's lines and revision, not the latest.
  */
 import { FlintFailure } from '../../shared/result';
 import type { HunkState } from '../../shared/edits/hunk-types';
 import type { FileText } from '../fs/file-text';
-import type { ApplyResult, EditApplier } from './edit-applier';
-import type { FileRecord, HunkRecord } from './edit-records';
+import type { HunkLine } from '../../shared/edits/edit-types';
+import type { ApplyResult, EditApplier, RevertGuard } from './edit-applier';
+import type { FileRecord, HunkRecord, HunkWrite } from './edit-records';
 import { FileVersion } from './file-version';
 import type { ReplanReason } from './hunk-planner';
 import type { JournalEntry } from './undo-journal';
@@ -27,8 +35,6 @@ export interface RevertHost {
   applier: EditApplier;
   readText(path: string): Promise<FileText | null>;
   fileOf(hunk: HunkRecord): FileRecord;
-  /** Every hunk of the answer. */
-  hunks(): readonly HunkRecord[];
   /** The hunk's write is off disk (`off`), or back on it: its card and the model hear so. */
   wentBack(hunk: HunkRecord, off: boolean): void;
   /** Plans the undecided hunks of `path` again on what it holds now. */
@@ -58,7 +64,11 @@ export async function revertHunk(host: RevertHost, hunk: HunkRecord): Promise<Hu
     reverting.delete(hunk);
   }
   if (outcome.status === 'refused') throw new FlintFailure('invalid-state', outcome.message);
-  if (outcome.entry) (hunk.revertEntryIds ??= []).push(outcome.entry.id);
+  if (outcome.entry) {
+    (hunk.revertEntryIds ??= []).push(outcome.entry.id);
+    // Undoing the revert brings back the write it took off.
+    (hunk.writes ??= new Map()).set(outcome.entry.id, writeOf(hunk));
+  }
   host.wentBack(hunk, true);
   if (outcome.written) {
     host.replanAll(outcome.paths[0]!, outcome.written, 'written', new Set([hunk]));
@@ -76,19 +86,27 @@ export async function revertHunk(host: RevertHost, hunk: HunkRecord): Promise<Hu
 async function revertWrite(host: RevertHost, hunk: HunkRecord): Promise<Reverted> {
   const file = host.fileOf(hunk);
   if (hunk.kind === 'update' && hunk.landing) {
-    const result = await host.applier.revertLines(file.path, hunk.landing);
+    const result = await host.applier.revertLines(file.path, hunk.landing, stillWritten(hunk, hunk.landing.entryId !== undefined ? [hunk.landing.entryId] : []));
     if (result.status !== 'applied') return { status: 'refused', message: result.message };
     return { status: 'reverted', entry: result.entry, ...(result.written ? { written: result.written } : {}), paths: [file.path] };
   }
+  // Written over by an overlapping hunk in the same change (or with others into a file it created): its entries hold theirs too.
+  if (hunk.kind === 'update' && hunk.ownEntries !== true) {
+    return { status: 'refused', message: `This hunk was written to ${file.path} in one change with a hunk whose lines overlap its own, so Flint cannot take back its lines alone; it was not reverted and nothing was written. Use Undo to take that change back.` };
+  }
   const ids = hunk.writtenEntryIds ?? (hunk.journalEntryId !== undefined ? [hunk.journalEntryId] : []);
   if (ids.length === 0) return { status: 'refused', message: 'Flint has no record of what this hunk wrote, so it cannot take it back on its own; use Undo instead.' };
-  // A whole-file revert of a write shared with other hunks would take theirs too.
-  if (host.hunks().some((other) => other !== hunk && other.state === 'accepted' && other.journalEntryId === hunk.journalEntryId)) {
-    return { status: 'refused', message: `This hunk was written to ${file.path} in one change with other hunks, and Flint cannot take it back on its own; use Undo to take that change back.` };
-  }
-  const result = await host.applier.revertEntries(ids);
+  const result = await host.applier.revertEntries(ids, stillWritten(hunk, ids));
   if (result.status !== 'applied') return { status: 'refused', message: result.message };
   return { status: 'reverted', entry: result.entry, paths: (result.entries ?? []).map((entry) => entry.path) };
+}
+
+/** What a revert checks in the write queue: the hunk is still accepted, and its write's entries are still on disk. */
+function stillWritten(hunk: HunkRecord, entryIds: readonly string[]): RevertGuard {
+  return {
+    entryIds,
+    refusal: () => (hunk.state === 'accepted' ? null : `This hunk is ${hunk.state} now (an Undo came first); only an accepted hunk can be reverted, and nothing was written.`),
+  };
 }
 
 /**
@@ -96,13 +114,46 @@ async function revertWrite(host: RevertHost, hunk: HunkRecord): Promise<Reverted
  * earlier write's too, which an Undo after a revert can reach) and, for a line hunk, where
  * its lines landed. A file a search/replace block created is reverted by its entry instead.
  */
-export function noteWrite(hunk: HunkRecord, result: Extract<ApplyResult, { status: 'applied' }>, version: FileVersion | undefined): void {
+export function noteWrite(hunk: HunkRecord, result: Extract<ApplyResult, { status: 'applied' }>, version: FileVersion | undefined, shared = false): void {
   if (result.entry) {
     if (hunk.journalEntryId !== undefined && hunk.journalEntryId !== result.entry.id) (hunk.earlierEntryIds ??= []).push(hunk.journalEntryId);
     hunk.journalEntryId = result.entry.id;
   }
   hunk.writtenEntryIds = result.entries?.map((entry) => entry.id);
   if (hunk.writtenEntryIds === undefined) delete hunk.writtenEntryIds;
-  hunk.landing = result.landed && version && !result.created ? { ...result.landed, version } : undefined;
+  hunk.landing = result.landed && version && !result.created ? { ...result.landed, version, ...(result.entry ? { entryId: result.entry.id } : {}) } : undefined;
   if (hunk.landing === undefined) delete hunk.landing;
+  hunk.ownEntries = !shared;
+  if (result.entry) (hunk.writes ??= new Map()).set(result.entry.id, writeOf(hunk));
+}
+
+/** The hunk's latest write, as kept (see HunkWrite). */
+function writeOf(hunk: HunkRecord): HunkWrite {
+  const { revised, journalEntryId, writtenEntryIds, landing, ownEntries } = hunk;
+  return {
+    lines: [...hunk.lines],
+    ...(revised !== undefined ? { revised } : {}),
+    ...(journalEntryId !== undefined ? { journalEntryId } : {}),
+    ...(writtenEntryIds !== undefined ? { writtenEntryIds } : {}),
+    ...(landing !== undefined ? { landing } : {}),
+    ...(ownEntries !== undefined ? { ownEntries } : {}),
+  };
+}
+
+/**
+ * An Undo or Redo brought `write` back on disk (or took it off): the hunk is that write
+ * again — its lines, revision, landing and entries. Returns whether its lines changed
+ * (the renderer then needs them all).
+ */
+export function bringBack(hunk: HunkRecord, write: HunkWrite): boolean {
+  const changed = !sameLines(hunk.lines, write.lines);
+  // The entry it leaves stays reachable: a Redo may bring that write back in turn.
+  if (hunk.journalEntryId !== undefined && hunk.journalEntryId !== write.journalEntryId && !hunk.earlierEntryIds?.includes(hunk.journalEntryId)) (hunk.earlierEntryIds ??= []).push(hunk.journalEntryId);
+  for (const key of ['revised', 'journalEntryId', 'writtenEntryIds', 'landing', 'ownEntries'] as const) delete hunk[key];
+  Object.assign(hunk, write, { lines: [...write.lines] });
+  return changed;
+}
+
+function sameLines(a: readonly HunkLine[], b: readonly HunkLine[]): boolean {
+  return a.length === b.length && a.every((line, index) => line.kind === b[index]!.kind && line.text === b[index]!.text);
 }

@@ -6,19 +6,21 @@
  * whitespace, indentation), so the lines it removed may differ from the hunk's quote of
  * them. What its write replaced and what it wrote are kept when it lands (LandedLines, with
  * the replaced lines' own endings); the revert writes exactly those back. The written lines
- * are found where the write left them, carried over every change since (as a pending hunk
- * is, see FileVersion.mapRange); failing that (the versions are gone after a restart, or a
- * change touched their edge), only where they occur exactly once in the file. Never at a
- * guess: lines that are not there (the user changed them) or not there once refuse it.
+ * are found only where the write left them, carried over every change since (as a pending
+ * hunk is, see FileVersion.mapRange), from the file as that write left it (kept in memory,
+ * or after a restart read back from the write's journal entry). Never by searching for
+ * them: lines the user changed (or a change touching their edge) refuse it, even when the
+ * same lines occur elsewhere, and so does a write whose version is gone.
  */
-import { occurrences } from '../../shared/edits/linear-search';
 import type { Splice } from '../fs/file-text';
 import type { FileVersion } from './file-version';
 import type { LandedLines } from './plan-hunks';
 
-/** A hunk's landed lines, and the file as its write left them (null once that version is gone: after a restart). */
+/** A hunk's landed lines, and the file as its write left them (null after a restart: see `entryId`). */
 export interface Landing extends LandedLines {
   version: FileVersion | null;
+  /** The journal entry of the write (none when it changed no byte): its bytes after are that version again. */
+  entryId?: string;
 }
 
 /** Where a revert lands, or why it cannot. */
@@ -29,32 +31,27 @@ export type RevertPlan =
 
 /** The splice that reverts `landing` in `current`, or why there is none (see the header). */
 export function planRevert(current: FileVersion, landing: Landing, path: string): RevertPlan {
-  const start = carriedOver(current, landing) ?? onlyPlaceOf(current.lines, landing.written);
+  if (landing.version === null) {
+    return { status: 'conflict', message: `Flint no longer has ${path} as this hunk's write left it, so it cannot tell where its lines are now; it was not reverted and nothing was written. Use Undo to step back through Flint's changes instead.` };
+  }
+  const start = carriedOver(current, landing.version, landing);
   if (start === null) {
     return {
       status: 'conflict',
-      message: `The lines this hunk wrote are no longer in ${path} as it wrote them (changed since, or found more than once), so it was not reverted and nothing was written. Use Undo to step back through Flint's changes instead.`,
+      message: `The lines this hunk wrote are no longer in ${path} as it wrote them (changed since), so it was not reverted and nothing was written. Use Undo to step back through Flint's changes instead.`,
     };
   }
   const splice: Splice = { start, end: start + landing.written.length, replacement: landing.replaced, endings: landing.endings };
   return { status: 'planned', splice, anchorLine: start + 1 };
 }
 
-/** Where the landed lines are now, following the file from the version the write left; null if unknown or touched since. */
-function carriedOver(current: FileVersion, landing: Landing): number | null {
-  if (landing.version === null) return null;
+/** Where the landed lines are now, following the file from `version` (what the write left); null if touched since. */
+function carriedOver(current: FileVersion, version: FileVersion, landing: LandedLines): number | null {
+  // A version read back from the journal must hold the lines where the write put them.
+  if (!holds(version.lines, landing.start, landing.written)) return null;
   const end = landing.start + landing.written.length;
-  const range = landing.version.sameLinesAs(current) ? { start: landing.start } : current.mapRange(landing.version, landing.start, end);
+  const range = version.sameLinesAs(current) ? { start: landing.start } : current.mapRange(version, landing.start, end);
   return range !== null && holds(current.lines, range.start, landing.written) ? range.start : null;
-}
-
-/** The one place `written` occurs in `lines`, exactly; null when it is nowhere, twice, or has no line to find it by. */
-function onlyPlaceOf(lines: readonly string[], written: readonly string[]): number | null {
-  if (!written.some((line) => line.trim() !== '')) return null;
-  const found = occurrences(lines, written);
-  const first = found.next();
-  if (first.done === true || found.next().done !== true) return null;
-  return first.value;
 }
 
 function holds(lines: readonly string[], start: number, expected: readonly string[]): boolean {
