@@ -324,8 +324,7 @@ export class Conversation implements Disposable {
         else if (event.type === 'problem') this.problem(event.message);
         else toBoard(event);
       },
-      // A search/replace path line is first of all a file the project has. The clock dates a
-      // hunk's first byte, which its first paint is measured from (comparable across processes).
+      // A path line is first of all a project file; the clock dates a hunk's first byte (its paint is timed from it).
       { isProjectPath: (candidate) => this.hunks.namesProjectFile(candidate), now: () => performance.timeOrigin + performance.now() },
     );
   }

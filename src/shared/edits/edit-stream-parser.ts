@@ -2,11 +2,9 @@
  * The streaming edit parser: model deltas in, edit events out, as soon as they are knowable.
  *
  * Invariants (tested on every split point of every fixture, and fuzzed):
- * - Deltas of any size give the same events: the parser acts on whole lines only, and the
- *   unfinished tail of the stream waits in a buffer until its newline (or the end) arrives.
- *   The one exception is `hunk-partial`, a preview of an open hunk's unfinished line for
- *   the screen (so a hunk paints before its first line is complete); it never becomes a
- *   line of any hunk.
+ * - Deltas of any size give the same events (but `hunk-partial`, a preview of an open
+ *   hunk's unfinished line for the screen, never a line of any hunk): the parser acts on
+ *   whole lines, and the unfinished tail waits in a buffer until its newline (or the end).
  * - Nothing is dropped silently: whatever is repaired or ignored becomes a `problem` event.
  *   Lines that are not content go without one: a bare empty line that ends a hunk (models
  *   separate sections and hunks with empty lines: it is a separator), the path line and
@@ -14,9 +12,7 @@
  * - The parser never writes what the answer didn't say: every hunk line is a line of the
  *   answer, at most without its `+`/`-`/` ` prefix.
  * - Events of a hunk come in order: hunk-open, hunk-line…, then hunk-complete — or no
- *   hunk-complete at all if the stream was truncated inside it (the hunk is partial). A V4A
- *   hunk opens at its `@@` line; stacked `@@` lines before its first line add hints
- *   (hunk-hints).
+ *   hunk-complete at all if the stream was truncated inside it (the hunk is partial).
  * - Never throws on any input; work per delta is linear in its length.
  *
  * Formats: the V4A apply_patch envelope (`*** Begin Patch` … `*** End Patch`) and
@@ -56,30 +52,14 @@ import {
   markerArgument,
   MOVE_MARKER,
 } from './edit-stream-markers';
-
-/** Where the parser is. */
-type Mode =
-  /** Outside any edit: lines are prose. */
-  | 'prose'
-  /** Inside a V4A envelope, between file sections. */
-  | 'patch'
-  /** Inside `*** Update File:`; hunks follow. */
-  | 'update'
-  /** Inside `*** Add File:`; `+` lines follow. */
-  | 'add'
-  /** In a search/replace block, before `=======`. */
-  | 'search'
-  /** In a search/replace block, after `=======`. */
-  | 'replace';
+import { previewLine, type ParserMode } from './edit-stream-lines';
 
 export class EditStreamParser {
-  /** The unfinished last line, until its newline arrives. */
   private readonly unfinished = new UnfinishedLine();
-  private mode: Mode = 'prose';
+  private mode: ParserMode = 'prose';
   private lineNumber = 0;
   private fileIndex = -1;
   private hunkIndex = -1;
-  /** A hunk has been opened and not completed. */
   private hunkOpen = false;
   private hunkHasLines = false;
   /** `@@` hints of the hunk being opened (and, while it has no line yet, stacked onto it). */
@@ -113,11 +93,7 @@ export class EditStreamParser {
     const now = this.now?.();
     if (this.unfinished.isEmpty) this.lineStartedAt = now;
     let newline = delta.indexOf('\n');
-    if (newline === -1) {
-      this.unfinished.add(delta);
-      this.openAtHeader();
-      return this.preview();
-    }
+    if (newline === -1) return this.unfinishedPart(delta);
     this.line(this.unfinished.take() + delta.slice(0, newline));
     this.lineStartedAt = now;
     let start = newline + 1;
@@ -125,18 +101,17 @@ export class EditStreamParser {
       this.line(delta.slice(start, newline));
       start = newline + 1;
     }
-    if (start < delta.length) {
-      this.unfinished.add(delta.slice(start));
-      this.openAtHeader();
-      this.preview();
-    }
+    if (start < delta.length) this.unfinishedPart(delta.slice(start));
   }
 
-  /**
-   * A V4A hunk opens at the first two bytes of its `@@` line, not when the line is whole:
-   * its card is on screen a token sooner. The events are the same however the line was
-   * split (hunkHeader then only adds the hints), so chunking still changes nothing.
-   */
+  /** A piece of a line whose newline has not come: kept, and previewed if it is a hunk's. */
+  private unfinishedPart(piece: string): void {
+    this.unfinished.add(piece);
+    this.openAtHeader();
+    this.preview();
+  }
+
+  /** A V4A hunk opens at its `@@` line's first two bytes (on screen a token sooner); hunkHeader then adds its hints: the same events however split. */
   private openAtHeader(): void {
     if (this.mode !== 'update' || this.openedAtHeader || !this.unfinished.head.startsWith('@@')) return;
     // A stacked `@@` (the open hunk has no line yet) narrows that hunk: nothing opens.
@@ -299,11 +274,7 @@ export class EditStreamParser {
     this.patchLine(trimmed);
   }
 
-  /**
-   * A hunk opens at its `@@` line (at its first two bytes, when they come before the rest:
-   * `opened`), so it is on screen before its first line is complete; its hint follows as
-   * `hunk-hints`. Stacked `@@` lines (class, then method) narrow one hunk.
-   */
+  /** A hunk opens at its `@@` line (`opened`: already, at its first bytes); its hint follows as `hunk-hints`; stacked `@@` lines narrow one hunk. */
   private hunkHeader(text: string, opened = false): void {
     if (!opened && !(this.hunkOpen && !this.hunkHasLines)) {
       this.closeHunk();
@@ -410,25 +381,13 @@ export class EditStreamParser {
 
   /** The answer completed normally: close what is open, naming what was missing. */
   private closeAtEnd(): void {
-    switch (this.mode) {
-      case 'update':
-      case 'add':
-      case 'patch':
-        if (this.sawPatchEnvelope || this.mode !== 'patch') this.problem('The patch ended without "*** End Patch".');
-        this.closeHunk();
-        break;
-      case 'search':
-      case 'replace':
-        // Without its REPLACE marker the block may be cut short: keep it partial, never apply it.
-        this.problem('A search/replace block ended without ">>>>>>> REPLACE"; it is partial and can only be discarded.');
-        this.hunkOpen = false;
-        break;
-      case 'prose':
-        break;
-      default: {
-        const exhaustive: never = this.mode;
-        return exhaustive;
-      }
+    if (this.mode === 'search' || this.mode === 'replace') {
+      // Without its REPLACE marker the block may be cut short: keep it partial, never apply it.
+      this.problem('A search/replace block ended without ">>>>>>> REPLACE"; it is partial and can only be discarded.');
+      this.hunkOpen = false;
+    } else if (this.mode !== 'prose') {
+      if (this.sawPatchEnvelope || this.mode !== 'patch') this.problem('The patch ended without "*** End Patch".');
+      this.closeHunk();
     }
     this.mode = 'prose';
   }
@@ -438,25 +397,3 @@ export class EditStreamParser {
   }
 }
 
-/**
- * The line a hunk's unfinished text will be, if it can already tell: a prefixed line of a
- * patch section, or a line of a search/replace block. Never what could still turn out to be
- * a marker (`***`, `@@`, `=======`, `>>>>>>>`, `<<<<<<<`) or a code fence.
- */
-function previewLine(mode: Mode, text: string): HunkLine | null {
-  const trimmed = text.trimStart();
-  // Only spaces so far may still be a padded marker.
-  if (trimmed === '') return null;
-  if (mode === 'search' || mode === 'replace') {
-    if (/^[=<>`~]/.test(trimmed)) return null;
-    return { kind: mode === 'search' ? 'remove' : 'add', text };
-  }
-  if (trimmed.startsWith('*') || trimmed.startsWith('`') || trimmed.startsWith('~')) return null;
-  const prefix = text[0];
-  if (mode === 'add') return prefix === '+' ? { kind: 'add', text: text.slice(1) } : null;
-  if (mode !== 'update') return null;
-  if (prefix === ' ') return { kind: 'context', text: text.slice(1) };
-  if (prefix === '-') return { kind: 'remove', text: text.slice(1) };
-  if (prefix === '+') return { kind: 'add', text: text.slice(1) };
-  return null;
-}
