@@ -32,6 +32,8 @@ const ESCAPE = `*** Begin Patch
 +pwned
 *** End Patch
 `;
+/** One hunk of 80 lines: taller than the pane while it streams. */
+const LONG = `A long one.\n*** Begin Patch\n*** Update File: src/app.ts\n@@ export function first\n-  return 1;\n${Array.from({ length: 80 }, (_, index) => `+  // line ${index + 1} of a long change`).join('\n')}\n*** End Patch\n`;
 const AFTER_FIRST = ORIGINAL.replace('return 1;', 'return 10;');
 
 describe('the live diff in Chromium (serve shell, simulator)', () => {
@@ -73,6 +75,7 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
         rules: [
           { match: { inputIncludes: 'both functions' }, answer: { text: PATCH } },
           { match: { inputIncludes: 'escape please' }, answer: { text: ESCAPE }, tokensPerSecond: 2000 },
+          { match: { inputIncludes: 'a long change' }, answer: { text: LONG }, tokensPerSecond: 150 },
         ],
       }),
     });
@@ -100,6 +103,21 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
     expect(patchLines.some((line) => line.startsWith(partial!)), partial!).toBe(true);
     await eventually(() => page.locator('.hunk-row').first().textContent(), (text) => text === '-  return 1;', 'the first row to hold its whole line', 20_000);
     await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text !== 'Streaming…', 'the answer to end', 30_000);
+  });
+
+  it('follows a hunk taller than the pane while it streams, and stops following once the user scrolls up', async () => {
+    await ask('Make a long change');
+    const pane = "document.querySelector('.edit-session')";
+    const gap = () => page.evaluate<number>(`${pane}.scrollHeight - ${pane}.scrollTop - ${pane}.clientHeight`);
+    await eventually(() => page.evaluate<number>(`${pane}.scrollHeight - ${pane}.clientHeight`), (overflow) => overflow > 100, 'the streaming hunk to outgrow the pane', 20_000);
+    // While it grows, the bottom stays in view.
+    await eventually(gap, (rest) => rest < 4, 'the pane at the bottom while the hunk grows', 5_000);
+    await page.evaluate(`${pane}.scrollTop = 0`);
+    const rows = await page.locator('.hunk-row').count();
+    await eventually(() => page.locator('.hunk-row').count(), (count) => count > rows + 2, 'more lines', 10_000);
+    expect(await page.evaluate<number>(`${pane}.scrollTop`)).toBe(0);
+    await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text !== 'Streaming…', 'the answer to end', 30_000);
+    await page.getByRole('button', { name: 'Reject all' }).click();
   });
 
   it('accepts the first hunk while the second streams, rejects the second: exact bytes on disk', async () => {

@@ -12,6 +12,8 @@
 
 type ElementMark = 'flint:hunk-painted' | 'flint:bar-painted';
 const waiting = new Map<string, { sinceEpochMs: number; mark: ElementMark }>();
+/** Identifiers whose first DOM insertion was marked (an element drawn twice, as a hunk's preview then its card, counts once). */
+const inDom = new Set<string>();
 let observing = false;
 
 interface ElementTiming extends PerformanceEntry {
@@ -21,7 +23,10 @@ interface ElementTiming extends PerformanceEntry {
   paintTime?: number;
 }
 
-/** Marks (as `mark`) when the element tagged with `identifier` is first painted. */
+/**
+ * Marks (as `mark`) when the element tagged with `identifier` is first painted. Several
+ * elements may carry one identifier (a hunk's preview, then its card): the first painted counts.
+ */
 export function markElementPainted(element: Element, identifier: string, sinceEpochMs: number, mark: ElementMark = 'flint:hunk-painted'): void {
   if (!observing && typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes.includes('element')) {
     observing = true;
@@ -34,8 +39,10 @@ export function markElementPainted(element: Element, identifier: string, sinceEp
       }
     }).observe({ type: 'element', buffered: true });
   }
-  waiting.set(identifier, { sinceEpochMs, mark });
   element.setAttribute('elementtiming', identifier);
+  if (inDom.has(identifier)) return;
+  inDom.add(identifier);
+  waiting.set(identifier, { sinceEpochMs, mark });
   // Flint's own share: from `sinceEpochMs` to the DOM holding the element (the rest is the frame).
   if (mark === 'flint:hunk-painted') performance.mark('flint:hunk-dom', { detail: { latencyMs: performance.timeOrigin + performance.now() - sinceEpochMs } });
 }

@@ -91,5 +91,5 @@ function useFileReview(answer: AnswerHandle, review: ReviewHandle, path: string 
     const labels = reviewKeyLabels(isMac);
     return { accept: (id: string) => void decide('accept', id), reject: (id: string) => void decide('reject', id), acceptKey: labels.accept, rejectKey: labels.reject };
   }, [decide]);
-  return { hunks, current, revealTick, actions, surface, pendingFocus };
+  return { hunks, current, revealTick, actions, surface, pendingFocus, streaming: answer.view?.status === 'streaming' };
 }

@@ -2,9 +2,10 @@
  * The conversation on screen in the diff pane: a sticky header (what waits for a decision,
  * streaming progress, Accept all / Reject all), then each turn — the user's words, the
  * model's prose and hunks, how the turn went — and notes about the model's output.
- * Follows the stream while the user is at the bottom.
+ * Follows the stream while the user is at the bottom: scrolled from a ResizeObserver, which
+ * runs once layout is done, so no update pays for a forced layout to scroll.
  */
-import { useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { isUndecided } from '../../../../shared/edits/hunk-state';
 import type { ReviewHandle } from '../review/use-review';
 import { reviewSummary } from '../review/review-order';
@@ -12,9 +13,6 @@ import { describeAnswerStatus, pendingHunkCount, type AnswerView } from './answe
 import type { HunkCardActions } from './HunkCard';
 import { TurnBlock } from './TurnBlock';
 import type { AnswerHandle } from './use-answer';
-
-/** Within this many pixels of the bottom counts as "at the bottom" (following). */
-const FOLLOW_SLACK_PX = 40;
 
 export interface AnswerBlockProps {
   view: AnswerView;
@@ -24,16 +22,11 @@ export interface AnswerBlockProps {
   onOpenSettings: () => void;
 }
 
+/** Within this many pixels of the bottom counts as "at the bottom" (following). */
+const FOLLOW_SLACK_PX = 40;
+
 export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: AnswerBlockProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  /** Follow the stream while the user is at the bottom; stop following when they scroll up. */
-  const followRef = useRef(true);
-  const hunkCount = view.order.length;
-  const proseLength = view.turns.reduce((sum, turn) => sum + turn.prose.length, 0);
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (element && followRef.current) element.scrollTop = element.scrollHeight;
-  }, [hunkCount, proseLength, view.turns.length]);
+  const { scrollRef, contentRef, onScroll } = useFollowStream();
   // Stable while the answer streams: memoized cards re-render only when their hunk changes.
   const { accept, reject, revert } = answer;
   const { decide, select } = review;
@@ -43,17 +36,9 @@ export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: Answ
   );
 
   return (
-    <div
-      ref={scrollRef}
-      className="edit-session"
-      data-session={view.sessionId}
-      onScroll={(event) => {
-        const element = event.currentTarget;
-        followRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK_PX;
-      }}
-    >
+    <div ref={scrollRef} className="edit-session" data-session={view.sessionId} onScroll={onScroll}>
       <AnswerBar view={view} answer={answer} keys={keys} onShortcuts={review.openSheet} />
-      <div aria-live="polite">
+      <div ref={contentRef} aria-live="polite">
         {view.turns.map((turn) => (
           <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} currentHunk={review.current} cardActions={cardActions} onOpenSettings={onOpenSettings} />
         ))}
@@ -61,6 +46,28 @@ export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: Answ
       {view.problems.length > 0 && <ProblemNotes problems={view.problems} />}
     </div>
   );
+}
+
+/** Keeps the pane at the bottom as its content grows, until the user scrolls up. */
+function useFollowStream() {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const followRef = useRef(true);
+  useEffect(() => {
+    const pane = scrollRef.current;
+    const content = contentRef.current;
+    if (!pane || !content) return;
+    const observer = new ResizeObserver(() => {
+      if (followRef.current) pane.scrollTop = pane.scrollHeight;
+    });
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, []);
+  const onScroll = (event: React.UIEvent<HTMLDivElement>): void => {
+    const element = event.currentTarget;
+    followRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK_PX;
+  };
+  return { scrollRef, contentRef, onScroll };
 }
 
 interface AnswerBarProps {

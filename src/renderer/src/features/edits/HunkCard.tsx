@@ -8,6 +8,7 @@ import { isUndecided, nextHunkState } from '../../../../shared/edits/hunk-state'
 import { oldLinesOf } from '../../../../shared/edits/edit-types';
 import type { HunkMeta } from './answer-view';
 import { ConflictText } from './ConflictText';
+import { markElementPainted } from '../../lib/paint-marks';
 import { HunkEditor } from './hunk-editor';
 import type { HunkLineStore } from './hunk-line-store';
 
@@ -45,7 +46,9 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
   const hostRef = useRef<HTMLDivElement>(null);
   const countsRef = useRef<HTMLSpanElement>(null);
   const [expanded, setExpanded] = useState(false);
+  const pathRef = useRef<HTMLButtonElement>(null);
   useHunkLines(hunk, store, hostRef, countsRef);
+  useFirstPaintMark(hunk, pathRef);
 
   // From the table main decides by: Accept only where main would take it; Reject for what
   // is undecided (as Reject all takes it), not for a hunk already decided or refused.
@@ -80,7 +83,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
       onKeyDown={onKeyDown}
     >
       <header className="hunk-header">
-        <button type="button" tabIndex={-1} className="hunk-path link" onClick={() => actions.onSelect(hunk.id)} title="Open the file at this hunk (Enter)">
+        <button ref={pathRef} type="button" tabIndex={-1} className="hunk-path link" onClick={() => actions.onSelect(hunk.id)} title="Open the file at this hunk (Enter)">
           {describeOperation(hunk)}
           {hunk.anchorLine !== null && <span className="hunk-line">:{hunk.anchorLine}</span>}
         </button>
@@ -153,21 +156,30 @@ function isFolded(hunk: HunkMeta): boolean {
 
 /** The card's lines and counts, grown outside React as they stream (see HunkLineStore). */
 function useHunkLines(hunk: HunkMeta, store: HunkLineStore, hostRef: React.RefObject<HTMLDivElement | null>, countsRef: React.RefObject<HTMLSpanElement | null>): void {
-  const firstByteAt = hunk.firstByteAtEpochMs;
   const settled = hunk.state !== 'streaming';
   // A layout effect, so a new card and its first lines reach the screen in the same frame.
   useLayoutEffect(() => {
     // A hunk drawn before this card mounted (hunk-previews.ts) keeps its drawing.
     const adopted = store.previews.adopt(hunk.id, hostRef.current!, countsRef.current!);
-    // Paint is timed for the first drawing only (a complete hunk is drawn again, reduced).
-    const editor = adopted ?? new HunkEditor(hostRef.current!, countsRef.current!, `hunk:${hunk.id}`, settled ? undefined : firstByteAt);
+    const editor = adopted ?? new HunkEditor(hostRef.current!, countsRef.current!);
     if (!adopted || settled) editor.show(store.linesOf(hunk.id), settled, store.partialOf(hunk.id));
     const stop = store.listen(hunk.id, editor);
     return () => {
       stop();
       editor.destroy();
     };
-  }, [hunk.id, store, firstByteAt, settled, hostRef, countsRef]);
+  }, [hunk.id, store, settled, hostRef, countsRef]);
+}
+
+/**
+ * A streaming hunk is on screen once its head (its path) is painted — this card's, or the
+ * preview's drawn before it (hunk-previews.ts), whichever comes first: timed from its first byte.
+ */
+function useFirstPaintMark(hunk: HunkMeta, pathRef: React.RefObject<HTMLButtonElement | null>): void {
+  const firstByteAt = hunk.state === 'streaming' ? hunk.firstByteAtEpochMs : undefined;
+  useLayoutEffect(() => {
+    if (firstByteAt !== undefined && pathRef.current) markElementPainted(pathRef.current, `hunk:${hunk.id}`, firstByteAt);
+  }, [hunk.id, firstByteAt, pathRef]);
 }
 
 function describeOperation(hunk: HunkMeta): string {

@@ -30,6 +30,16 @@ const turn = (index: number, extra: Partial<TurnView> = {}): Omit<TurnView, 'pro
 const update = (extra: Partial<AnswerUpdate> = {}): AnswerUpdate => ({ sessionId: 's1', hunks: [], ...extra });
 
 describe('applyAnswerUpdate', () => {
+  it('returns the same view for a batch that only brings lines or a line still arriving (React renders nothing)', () => {
+    const view = applyAnswerUpdate(startedAnswer('s1'), update({ hunks: [hunk('1.0', { message: 'm' })] }))!;
+    const lines = applyAnswerUpdate(view, update({ hunks: [hunk('1.0', { message: 'm', appendLines: [{ kind: 'add', text: 'x' }], partialLine: { kind: 'add', text: 'y' } })] }));
+    expect(lines).toBe(view);
+    const settled = applyAnswerUpdate(view, update({ hunks: [hunk('1.0', { message: 'm', state: 'pending' })] }))!;
+    expect(settled).not.toBe(view);
+    expect(settled.hunks['1.0']!.state).toBe('pending');
+    expect(applyAnswerUpdate(view, update({ hunks: [hunk('1.0')] }))!.hunks['1.0']!.message).toBeUndefined();
+  });
+
   it('leaves no answer as none, and another conversation’s view as it is', () => {
     expect(applyAnswerUpdate(null, update())).toBeNull();
     const other = startedAnswer('s0');

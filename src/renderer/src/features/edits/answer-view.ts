@@ -6,8 +6,8 @@
 import type { AnswerStatus, AnswerUpdate, TurnView } from '../../../../shared/ask-types';
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
 
-/** A hunk without its lines. */
-export type HunkMeta = Omit<HunkUpdate, 'appendLines' | 'replaceLines'>;
+/** A hunk without its lines (they live in the HunkLineStore, the line still arriving too). */
+export type HunkMeta = Omit<HunkUpdate, 'appendLines' | 'replaceLines' | 'partialLine'>;
 
 export interface AnswerView {
   sessionId: string;
@@ -29,14 +29,18 @@ export function startedAnswer(sessionId: string, title = ''): AnswerView {
 
 /**
  * Applies one batch. A batch for another conversation leaves the view as it is; a full
- * one (the whole conversation) replaces it.
+ * one (the whole conversation) replaces it. A batch that only brings lines (most of them,
+ * while an answer streams) returns the same view: React then renders nothing for it.
  */
 export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpdate): AnswerView | null {
   if (update.full) return applyAnswerUpdate(startedAnswer(update.sessionId, update.full.title), { ...update, full: undefined });
   if (!current || current.sessionId !== update.sessionId) return current;
+  const changed = update.hunks.filter((hunk) => !sameMeta(current.hunks[hunk.id], hunk));
+  const onlyLines = changed.length === 0 && update.turns === undefined && update.prose === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
+  if (onlyLines) return current;
   const hunks = { ...current.hunks };
   const order = [...current.order];
-  for (const { appendLines: _lines, replaceLines: _whole, ...meta } of update.hunks) {
+  for (const { appendLines: _lines, replaceLines: _whole, partialLine: _partial, ...meta } of changed) {
     if (!hunks[meta.id]) order.push(meta.id);
     hunks[meta.id] = meta;
   }
@@ -51,6 +55,13 @@ export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpda
     message: update.status !== undefined ? update.message : (update.message ?? current.message),
     problems: update.problems ? [...current.problems, ...update.problems] : current.problems,
   };
+}
+
+/** Whether an update says nothing new about a hunk but its lines. */
+function sameMeta(meta: HunkMeta | undefined, update: HunkUpdate): boolean {
+  if (!meta) return false;
+  const keys = Object.keys(update).filter((key) => key !== 'appendLines' && key !== 'replaceLines' && key !== 'partialLine') as Array<keyof HunkMeta>;
+  return keys.length === Object.keys(meta).length && keys.every((key) => meta[key] === update[key]);
 }
 
 function applyTurns(turns: readonly TurnView[], update: AnswerUpdate): TurnView[] {

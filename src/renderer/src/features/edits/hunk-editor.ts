@@ -9,7 +9,6 @@
  * reduced to what really changes (review-lines.ts). Lines stay selectable and copyable.
  */
 import type { HunkLine } from '../../../../shared/edits/edit-types';
-import { markElementPainted } from '../../lib/paint-marks';
 import { changeCounts, reviewLinesOf } from '../review/review-lines';
 import type { HunkLineListener } from './hunk-line-store';
 
@@ -21,17 +20,10 @@ export class HunkEditor implements HunkLineListener {
   private partialRow: HTMLElement | null = null;
   private added = 0;
   private removed = 0;
-  private painted = false;
 
-  /**
-   * `paintId` and `firstByteAt` (when main saw the hunk's first byte) mark when its first
-   * row is painted, for the bench (paint-marks.ts).
-   */
   constructor(
     host: HTMLElement,
     private counts: HTMLElement,
-    private readonly paintId: string,
-    private readonly firstByteAt: number | undefined,
   ) {
     this.container = document.createElement('div');
     this.container.className = 'hunk-lines';
@@ -85,7 +77,6 @@ export class HunkEditor implements HunkLineListener {
     if (!this.partialRow) {
       this.partialRow = document.createElement('div');
       this.container.append(this.partialRow);
-      this.markPainted(this.partialRow);
     }
     this.partialRow.className = `hunk-row is-${line.kind} is-partial`;
     this.partialRow.textContent = `${PREFIX[line.kind]}${line.text}`;
@@ -104,14 +95,6 @@ export class HunkEditor implements HunkLineListener {
       else fragment.append(row);
     }
     this.container.append(fragment);
-    const first = this.container.firstElementChild;
-    if (first) this.markPainted(first);
-  }
-
-  private markPainted(row: Element): void {
-    if (this.painted || this.firstByteAt === undefined) return;
-    this.painted = true;
-    markElementPainted(row, this.paintId, this.firstByteAt);
   }
 
   private setCounts(added: number, removed: number): void {

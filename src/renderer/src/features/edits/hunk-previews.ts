@@ -2,9 +2,10 @@
  * A new hunk on screen in the very task its first update arrives in, before React renders
  * its card: a plain-DOM card in its turn's place, drawn by the same HunkEditor, which the
  * React card takes over (adopt) when it mounts. This takes React off the path of a hunk's
- * first paint (the bench's first_hunk_paint).
+ * first paint (the bench's first_hunk_paint, timed to its head's paint).
  */
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
+import { markElementPainted } from '../../lib/paint-marks';
 import { HunkEditor } from './hunk-editor';
 import type { HunkLineStore } from './hunk-line-store';
 
@@ -36,10 +37,12 @@ export class HunkPreviews {
     const body = document.createElement('div');
     body.className = 'hunk-body';
     card.append(header, body);
-    const editor = new HunkEditor(body, counts, `hunk:${hunk.id}`, hunk.firstByteAtEpochMs);
+    const editor = new HunkEditor(body, counts);
     editor.show(this.store.linesOf(hunk.id), false, this.store.partialOf(hunk.id));
     this.store.listen(hunk.id, editor);
     place.append(card);
+    // The hunk is on screen when its card's head (its path) is: timed from its first byte.
+    if (hunk.firstByteAtEpochMs !== undefined) markElementPainted(path, `hunk:${hunk.id}`, hunk.firstByteAtEpochMs);
     this.shown.set(hunk.id, { card, editor });
   }
 

@@ -113,7 +113,8 @@ function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early:
   let view: AnswerView | null = startedAnswer(sessionId, prompt);
   for (const update of early) {
     if (update.sessionId !== sessionId) continue;
-    applyLines(refs.store, update);
+    // Not on screen yet: its cards draw these hunks.
+    applyLines(refs.store, update, false);
     view = applyAnswerUpdate(view, update);
   }
   setView(view);

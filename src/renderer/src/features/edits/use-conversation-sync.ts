@@ -7,7 +7,7 @@
  * Main sends what it had batched before it answers with a whole conversation, and the
  * wire keeps order: updates for a conversation being loaded are already in the load.
  */
-import { startTransition, useCallback, useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { useCallback, useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { AnswerUpdate, ConversationSummary } from '../../../../shared/ask-types';
 import { flint } from '../../lib/flint';
 import { markPainted } from '../../lib/paint-marks';
@@ -83,9 +83,9 @@ export function useConversationSync(
           markPainted('flint:edit-painted', askedAt.current);
           askedAt.current = null;
         }
-        // A transition: React renders the pane in slices, so the next update's new hunk
-        // (drawn at once, outside React: hunk-previews.ts) never waits behind it.
-        startTransition(() => setView((current) => applyAnswerUpdate(current, update)));
+        // A batch of lines only returns the same view: React renders nothing for it (a
+        // transition instead measured worse: its slices keep the thread busy longer).
+        setView((current) => applyAnswerUpdate(current, update));
       }),
       flint.on('ask:conversations', (list) => {
         setConversations(list);
@@ -112,7 +112,7 @@ export function useConversationSync(
  * Takes a batch's lines and previews into the store, drawing a new hunk at once (before
  * React renders its card), and marks when each hunk's first update reaches the renderer.
  */
-export function applyLines(store: HunkLineStore, update: AnswerUpdate): void {
+export function applyLines(store: HunkLineStore, update: AnswerUpdate, draw = true): void {
   const now = performance.timeOrigin + performance.now();
   for (const hunk of update.hunks) {
     if (hunk.firstByteAtEpochMs !== undefined && hunk.state === 'streaming' && !store.isFollowed(hunk.id) && store.linesOf(hunk.id).length === 0) {
@@ -122,7 +122,7 @@ export function applyLines(store: HunkLineStore, update: AnswerUpdate): void {
     if (hunk.replaceLines) store.replace(hunk.id, hunk.replaceLines);
     else store.append(hunk.id, hunk.appendLines);
     store.preview(hunk.id, hunk.state === 'streaming' ? (hunk.partialLine ?? null) : null);
-    store.previews.take(hunk);
+    if (draw) store.previews.take(hunk);
   }
 }
 

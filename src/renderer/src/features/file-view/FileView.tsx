@@ -12,6 +12,13 @@ import type { ReviewActions } from '../review/review-extension';
 import type { ReviewSurface } from '../review/use-review';
 import { CodeEditor } from './code-editor';
 
+/**
+ * Hunks arriving while an answer streams are drawn in the file at most this often (a
+ * drawing takes a task of ~10 ms; a new hunk's first paint must not wait behind many).
+ * Decisions, saves and the answer's end are drawn at the next idle moment.
+ */
+const STREAMING_REDRAW_INTERVAL_MS = 250;
+
 /** What the view shows besides text: why there is no text. */
 type ViewContent =
   /** Loaded from main (text, binary or too large). */
@@ -30,6 +37,8 @@ export interface FileReview {
   revealTick: number;
   actions: ReviewActions;
   surface: { current: ReviewSurface | null };
+  /** An answer is streaming (see STREAMING_REDRAW_INTERVAL_MS). */
+  streaming: boolean;
   /** Focus asked for a hunk before its file was drawn (see use-review.ts). */
   pendingFocus: { current: { hunkId: string } | null };
 }
@@ -119,6 +128,7 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
   const shownPath = useRef<string | null>(null);
   const revealed = useRef(-1);
   const [drawn, setDrawn] = useState(0);
+  const lastDrawAt = useRef(0);
   const hunksKey = review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}`).join(',');
   const latest = useRef({ path, content, review });
   latest.current = { path, content, review };
@@ -135,14 +145,20 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
       editor.show(now.path, buildReviewDoc(now.content.text, hunks), again);
       if (place) editor.restoreCursor(place);
       shownPath.current = now.path;
+      lastDrawAt.current = performance.now();
       setDrawn((count) => count + 1);
     };
-    // A new file is drawn at once; a hunk that came or went while the answer streams waits
-    // for an idle moment, so a frame that paints a new hunk's first line never waits behind it.
+    // A new file is drawn at once; hunks that came or went at an idle moment (while an
+    // answer streams, at most every STREAMING_REDRAW_INTERVAL_MS).
     if (shownPath.current !== path || typeof requestIdleCallback === 'undefined') return draw();
-    const handle = requestIdleCallback(draw, { timeout: 150 });
-    return () => cancelIdleCallback(handle);
-  }, [editorRef, path, content, hunksKey]);
+    let idle = 0;
+    const interval = latest.current.review.streaming ? STREAMING_REDRAW_INTERVAL_MS : 0;
+    const timer = setTimeout(() => (idle = requestIdleCallback(draw, { timeout: 150 })), Math.max(0, interval - (performance.now() - lastDrawAt.current)));
+    return () => {
+      clearTimeout(timer);
+      cancelIdleCallback(idle);
+    };
+  }, [editorRef, path, content, hunksKey, review.streaming]);
   useEffect(() => {
     const editor = editorRef.current;
     if (!editor) return;

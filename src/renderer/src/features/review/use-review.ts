@@ -41,6 +41,8 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
   const [isSheetOpen, setSheetOpen] = useState(false);
   const surface = useRef<ReviewSurface | null>(null);
   const view = answer.view;
+  // The handle is a new object every render; its callbacks are stable (memoized cards rely on it).
+  const { accept, reject, acceptAll, rejectAll } = answer;
   const current = currentHunkOf(view, chosen);
   const latest = useRef({ view, current, chosen });
   latest.current = { view, current, chosen };
@@ -70,10 +72,10 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
       if (target === null) return onNotice('No hunk is waiting for a decision.');
       const next = neighbourOf(before, target, 1);
       const revision = decision === 'accept' ? surface.current?.revisionOf(target) : undefined;
-      const ok = decision === 'accept' ? await answer.accept(target, revision) : await answer.reject(target);
+      const ok = decision === 'accept' ? await accept(target, revision) : await reject(target);
       if (ok && next !== null && next !== target) select(next, focusAfterDecision());
     },
-    [answer, onNotice, select],
+    [accept, reject, onNotice, select],
   );
 
   const move = useCallback(
@@ -98,12 +100,12 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
     (action: ReviewKeyAction): void => {
       if (action === 'accept' || action === 'reject') void decide(action);
       else if (action === 'next' || action === 'previous') move(action === 'next' ? 1 : -1);
-      else if (action === 'accept-all') void answer.acceptAll();
-      else if (action === 'reject-all') void answer.rejectAll();
+      else if (action === 'accept-all') void acceptAll();
+      else if (action === 'reject-all') void rejectAll();
       else if (action === 'undo') void undo();
       else setSheetOpen(true);
     },
-    [answer, decide, move, undo],
+    [acceptAll, rejectAll, decide, move, undo],
   );
 
   useReviewKeys(run, latest);
