@@ -178,7 +178,7 @@ class BlockHeader extends WidgetType {
   toDOM(): HTMLElement {
     const header = document.createElement('div');
     header.className = `cm-flint-hunk-header${this.current ? ' is-current' : ''}`;
-    header.dataset.hunkId = this.block.hunkId;
+    header.dataset.reviewHunk = this.block.hunkId;
     header.setAttribute('role', 'group');
     header.setAttribute('aria-label', `Hunk ${this.block.number}, ${countsOf(this.block)}`);
     const title = document.createElement('span');
