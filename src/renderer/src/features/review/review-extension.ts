@@ -330,6 +330,8 @@ const theme = EditorView.theme({
   '.cm-flint-word-added': { backgroundColor: '#1a3f28', boxShadow: 'inset 0 -2px 0 #3fb950' },
   '.cm-flint-hunk-header': {
     display: 'flex',
+    // A narrow file view (800 px windows) puts the buttons under the title.
+    flexWrap: 'wrap',
     alignItems: 'center',
     gap: '8px',
     padding: '2px 8px',
