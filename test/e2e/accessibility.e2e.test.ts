@@ -3,18 +3,14 @@
  * screens (welcome, a file on view, Settings, the ask bar, the streaming diff and its
  * decided hunks), and the dialogs hold focus and give it back.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countByRule, describeViolations, seriousViolations } from '../helpers/axe';
-import { eventually, openFlintPage } from '../helpers/chromium';
-import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { eventually } from '../helpers/chromium';
+import { E2E_OUTPUT as OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
 import { SimScriptSchema } from '../sim/sim-script';
-import { startSimulator, type Simulator } from '../sim/simulator';
-
-const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
 /** Long enough that the code view scrolls (axe checks a scroller only when it scrolls). */
 const TAIL = Array.from({ length: 60 }, (_, index) => `export const filler${index} = ${index};`);
 const ORIGINAL = ['export function first() {', '  return 1;', '}', '', 'export function second() {', '  return 2;', '}', '', 'export function third() {', '  return 3;', '}', '', ...TAIL, ''].join('\n');
@@ -43,13 +39,8 @@ const SETTINGS_CONTROLS = `[...document.querySelector('[role="dialog"][aria-labe
   .map((element) => element.getAttribute('aria-label') ?? element.textContent.trim())`;
 
 describe('accessibility in Chromium (serve shell, simulator, axe-core)', () => {
-  let workspace: string;
-  let project: string;
-  let sim: Simulator;
-  let serve: ServeProcess;
-  let browser: BrowserContext;
+  let flint: FlintOnSim;
   let page: Page;
-  let pageErrors: string[] = [];
   /** Each screen's failing elements by rule, printed once at the end (the before/after record). */
   const found: Record<string, Record<string, number>> = {};
 
@@ -67,28 +58,24 @@ describe('accessibility in Chromium (serve shell, simulator, axe-core)', () => {
   };
 
   beforeAll(async () => {
-    workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-a11y-'));
-    project = join(workspace, 'project');
-    await mkdir(join(project, 'src'), { recursive: true });
-    await writeFile(join(project, 'src', 'index.ts'), ORIGINAL);
-    sim = await startSimulator({
-      ttftMs: 20,
-      tokensPerSecond: 250,
-      chunkTokens: 1,
-      apiKey: 'sk-e2e',
-      script: SimScriptSchema.parse({ rules: [{ match: { inputIncludes: 'all three' }, answer: { text: PATCH } }] }),
-    });
     // No folder on the command line: the first screen is the welcome screen.
-    serve = await startServeProcess([], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-e2e'));
-    ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
+    flint = await flintOnSim({
+      name: 'a11y',
+      files: { 'src/index.ts': ORIGINAL },
+      noProject: true,
+      sim: {
+        ttftMs: 20,
+        tokensPerSecond: 250,
+        chunkTokens: 1,
+        script: SimScriptSchema.parse({ rules: [{ match: { inputIncludes: 'all three' }, answer: { text: PATCH } }] }),
+      },
+    });
+    page = flint.page;
   });
 
   afterAll(async () => {
     console.log(`axe serious/critical by screen: ${JSON.stringify(found)}`);
-    await browser?.close();
-    await serve?.stop();
-    await sim?.close();
-    await rm(workspace, { recursive: true, force: true });
+    await flint?.close();
   });
 
   it('the welcome screen has no serious or critical violations', async () => {
@@ -97,7 +84,7 @@ describe('accessibility in Chromium (serve shell, simulator, axe-core)', () => {
   });
 
   it('a project with a file on view has none', async () => {
-    await page.getByLabel('Folder path').fill(project);
+    await page.getByLabel('Folder path').fill(flint.project);
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     const tree = page.getByRole('tree', { name: 'Files' });
     await tree.getByRole('treeitem', { name: 'src', exact: true }).click();
@@ -166,6 +153,6 @@ describe('accessibility in Chromium (serve shell, simulator, axe-core)', () => {
   });
 
   it('ran without console errors or CSP violations', () => {
-    expect(pageErrors).toEqual([]);
+    expect(flint.errors).toEqual([]);
   });
 });

@@ -3,17 +3,13 @@
  * lines of one, edit and accept another, reject a third, check the bytes on disk; then
  * Accept all and take it back with one Undo, and revert one hunk of an Accept all from its card.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, openFlintPage } from '../helpers/chromium';
-import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { eventually } from '../helpers/chromium';
+import { E2E_OUTPUT as OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
 import { SimScriptSchema } from '../sim/sim-script';
-import { startSimulator, type Simulator } from '../sim/simulator';
-
-const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 const ORIGINAL = lines(
   'export function add(a: number, b: number) {',
@@ -65,15 +61,10 @@ const RENAMES = `Two renames.
 const RENAMED = REVIEWED.replace('function add(', 'function plus(').replace('function mul(', 'function times(');
 
 describe('the review in the file, keyboard only (serve shell, simulator)', () => {
-  let workspace: string;
-  let project: string;
-  let sim: Simulator;
-  let serve: ServeProcess;
-  let browser: BrowserContext;
+  let flint: FlintOnSim;
   let page: Page;
-  let pageErrors: string[] = [];
 
-  const onDisk = () => readFile(join(project, 'src', 'calc.ts'), 'utf8').catch(() => '(being swapped)');
+  const onDisk = () => readFile(join(flint.project, 'src', 'calc.ts'), 'utf8').catch(() => '(being swapped)');
   const card = (number: number) => page.locator(`.hunk-card[data-hunk-number="${number}"]`);
   const stateOf = (number: number) => card(number).getByLabel('Hunk state').textContent();
   // Expressions, not functions: the tests typecheck without the DOM's types.
@@ -98,37 +89,27 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
   };
 
   beforeAll(async () => {
-    workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-review-'));
-    project = join(workspace, 'project');
-    await mkdir(join(project, 'src'), { recursive: true });
-    await writeFile(join(project, 'src', 'calc.ts'), ORIGINAL);
-    sim = await startSimulator({
-      ttftMs: 10,
-      tokensPerSecond: 2000,
-      chunkTokens: 4,
-      apiKey: 'sk-e2e',
-      script: SimScriptSchema.parse({
-        rules: [
-          { match: { inputIncludes: 'three changes' }, answer: { text: THREE_HUNKS } },
-          { match: { inputIncludes: 'rename' }, answer: { text: RENAMES } },
-        ],
-      }),
+    flint = await flintOnSim({
+      name: 'review',
+      files: { 'src/calc.ts': ORIGINAL },
+      sim: {
+        ttftMs: 10,
+        tokensPerSecond: 2000,
+        chunkTokens: 4,
+        script: SimScriptSchema.parse({
+          rules: [
+            { match: { inputIncludes: 'three changes' }, answer: { text: THREE_HUNKS } },
+            { match: { inputIncludes: 'rename' }, answer: { text: RENAMES } },
+          ],
+        }),
+      },
     });
-    serve = await startServeProcess([project], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-e2e'));
-    ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
+    page = flint.page;
     page.setDefaultTimeout(5_000);
-    const tree = page.getByRole('tree', { name: 'Files' });
-    await tree.getByRole('treeitem', { name: 'src', exact: true }).click();
-    await tree.getByRole('treeitem', { name: 'calc.ts', exact: true }).click();
-    await eventually(() => page.getByLabel('Current file').innerText(), (text) => text === 'src/calc.ts', 'the current file');
+    await flint.openFile('src/calc.ts');
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    await sim?.close();
-    await rm(workspace, { recursive: true, force: true });
-  });
+  afterAll(() => flint?.close());
 
   it('draws the hunks in the file: removed and added lines where they go, with their buttons', async () => {
     await askByKeyboard('Please make three changes', [1, 2, 3]);
@@ -200,6 +181,6 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
     await page.keyboard.press('Escape');
     await eventually(() => sheet.isVisible(), (visible) => !visible, 'the sheet to close');
     expect(await page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null")).toBe('Keyboard shortcuts');
-    expect(pageErrors).toEqual([]);
+    expect(flint.errors).toEqual([]);
   });
 });
