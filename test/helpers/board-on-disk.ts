@@ -81,3 +81,14 @@ export async function boardOnDisk(files: Record<string, string>): Promise<BoardO
     },
   };
 }
+
+/** With a board on `files`, streams `answer`, runs `body`, and always cleans up. */
+export async function withBoard(files: Record<string, string>, answer: string, body: (flint: BoardOnDisk) => Promise<void>): Promise<void> {
+  const flint = await boardOnDisk(files);
+  try {
+    await flint.stream(answer);
+    await body(flint);
+  } finally {
+    await flint.close();
+  }
+}

@@ -84,10 +84,9 @@ function itemsOf(hunk: PlannedHunk, format: Scenario['format']): Item[] {
   return hunk.lines.map((line): Item => (line.kind === 'add' ? { kind: 'add', text: line.text } : { kind: 'remove', text: line.text, fileIndex: region++ }));
 }
 
-/** For each added line, the removed line it is paired with, or null (see the header). */
-function pairs(removed: readonly string[], added: readonly string[]): Array<number | null> {
-  const table = Array.from({ length: removed.length + 1 }, () => new Array<number>(added.length + 1).fill(0));
-  for (let i = removed.length - 1; i >= 0; i -= 1) for (let j = added.length - 1; j >= 0; j -= 1) table[i]![j] = removed[i] === added[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+/** For each added line, the removed line it is paired with, or null (see the header); a plain LCS table. */
+export function pairs(removed: readonly string[], added: readonly string[]): Array<number | null> {
+  const table = lcsTable(removed, added);
   const common: Array<[number, number]> = [];
   for (let i = 0, j = 0; i < removed.length && j < added.length; ) {
     if (removed[i] === added[j]) common.push([i++, j++]);
@@ -102,4 +101,11 @@ function pairs(removed: readonly string[], added: readonly string[]): Array<numb
     [fromRemoved, fromAdded] = [atRemoved + 1, atAdded + 1];
   }
   return result;
+}
+
+/** lengths[i][j]: the longest common subsequence of a[i..] and b[j..]. */
+export function lcsTable(a: readonly string[], b: readonly string[]): number[][] {
+  const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i -= 1) for (let j = b.length - 1; j >= 0; j -= 1) table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+  return table;
 }

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { boardOnDisk, type BoardOnDisk } from '../../../test/helpers/board-on-disk';
+import { withBoard, type BoardOnDisk } from '../../../test/helpers/board-on-disk';
 import { failureOf } from '../../../test/helpers/failure-of';
 import type { HunkUpdate } from '../../shared/edits/hunk-types';
 import { BoardSnapshotSchema } from './board-snapshot';
@@ -14,15 +14,6 @@ const ORIGINAL = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 /** Two hunks of f.txt, far enough apart to be written together by Accept all. */
 const TWO_HUNKS = patch('*** Update File: f.txt', '@@', ' one', '-two', '+TWO', ' three', '@@', ' five', '-six', '+SIX', ' seven');
 
-async function withBoard(files: Record<string, string>, answer: string, body: (flint: BoardOnDisk) => Promise<void>): Promise<void> {
-  const flint = await boardOnDisk(files);
-  try {
-    await flint.stream(answer);
-    await body(flint);
-  } finally {
-    await flint.close();
-  }
-}
 
 /** The user saves `path` with `text` (and the watcher tells the service). */
 async function userSaves(flint: BoardOnDisk, path: string, text: string): Promise<void> {

@@ -3,23 +3,13 @@
  * edited in place. Real files, applier and journal.
  */
 import { describe, expect, it } from 'vitest';
-import { boardOnDisk, type BoardOnDisk } from '../../../test/helpers/board-on-disk';
+import { withBoard } from '../../../test/helpers/board-on-disk';
 import { failureOf } from '../../../test/helpers/failure-of';
 import type { HunkRevision } from '../../shared/edits/hunk-types';
 import { BoardSnapshotSchema, hunkUpdatesOf } from './board-snapshot';
 
 const patch = (...lines: string[]) => `*** Begin Patch\n${lines.join('\n')}\n*** End Patch\n`;
 
-/** With a board on `files`, streams `answer`, runs `body`, and always cleans up. */
-async function withBoard(files: Record<string, string>, answer: string, body: (flint: BoardOnDisk) => Promise<void>): Promise<void> {
-  const flint = await boardOnDisk(files);
-  try {
-    await flint.stream(answer);
-    await body(flint);
-  } finally {
-    await flint.close();
-  }
-}
 
 const FIVE_CHANGES = patch('*** Update File: src/a.ts', ' one', '-two', '-three', '+TWO', '+THREE', '+extra', ' four');
 

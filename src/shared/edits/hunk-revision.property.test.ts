@@ -13,6 +13,7 @@
  * FLINT_SEED=<seed> starts the run there.
  */
 import { describe, expect, it } from 'vitest';
+import { lcsTable, pairs } from '../../../test/helpers/revision-oracle';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
 import { reviseHunk } from './hunk-revision';
@@ -70,32 +71,6 @@ function expectedNewText(lines: readonly HunkLine[], chosen: ReadonlySet<number>
   return result;
 }
 
-/** For each added line, the removed line it is paired with (see expectedNewText), or null; a plain LCS table. */
-function pairs(removed: readonly string[], added: readonly string[]): Array<number | null> {
-  const table = lcsTable(removed, added);
-  const common: Array<[number, number]> = [];
-  for (let i = 0, j = 0; i < removed.length && j < added.length; ) {
-    if (removed[i] === added[j]) common.push([i++, j++]);
-    else if (table[i + 1]![j]! >= table[i]![j + 1]!) i += 1;
-    else j += 1;
-  }
-  const result: Array<number | null> = added.map(() => null);
-  let [fromRemoved, fromAdded] = [0, 0];
-  for (const [atRemoved, atAdded] of [...common, [removed.length, added.length] as [number, number]]) {
-    for (let k = 0; fromRemoved + k < atRemoved && fromAdded + k < atAdded; k += 1) result[fromAdded + k] = fromRemoved + k;
-    if (atAdded < added.length) result[atAdded] = atRemoved;
-    [fromRemoved, fromAdded] = [atRemoved + 1, atAdded + 1];
-  }
-  return result;
-}
-
-function lcsTable(a: readonly string[], b: readonly string[]): number[][] {
-  const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i -= 1) for (let j = b.length - 1; j >= 0; j -= 1) table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
-  return table;
-}
-
-/** The fewest removed plus added lines turning `a` into `b`: |a| + |b| − 2·LCS. */
 function shortestEditSize(a: readonly string[], b: readonly string[]): number {
   return a.length + b.length - 2 * lcsTable(a, b)[0]![0]!;
 }
