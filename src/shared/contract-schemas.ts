@@ -58,7 +58,9 @@ export const requestSchemas = {
   acceptHunk: z.object({ sessionId: SessionId, hunkId: HunkId, revision: HunkRevision.optional() }).strict(),
   revertHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
   rejectHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
-  acceptAllHunks: z.object({ sessionId: SessionId }).strict(),
+  acceptAllHunks: z
+    .object({ sessionId: SessionId, revisions: z.record(HunkId, HunkRevision).refine((revisions) => Object.keys(revisions).length <= 10_000, 'Too many revisions.').optional() })
+    .strict(),
   rejectAllHunks: z.object({ sessionId: SessionId }).strict(),
   stopAnswer: z.object({ sessionId: SessionId }).strict(),
   acknowledgeAnswer: z.object({ sessionId: SessionId }).strict(),

@@ -163,8 +163,11 @@ export const requests = {
   revertHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:revert'),
   /** Declines one hunk (or discards a partial one). */
   rejectHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:reject'),
-  /** Accepts every complete, anchored hunk. */
-  acceptAllHunks: request<{ sessionId: string }, { accepted: number }>('hunk:acceptAll'),
+  /**
+   * Accepts every complete, anchored hunk, as one step for Undo; those in `revisions` as the
+   * user revised them (edited in place in the file view).
+   */
+  acceptAllHunks: request<{ sessionId: string; revisions?: Record<string, HunkRevision> }, { accepted: number }>('hunk:acceptAll'),
   /** Rejects every undecided hunk. */
   rejectAllHunks: request<{ sessionId: string }, { rejected: number }>('hunk:rejectAll'),
   /** Undoes the last change Flint wrote (refused if the file changed since). */

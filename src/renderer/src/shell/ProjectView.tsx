@@ -86,10 +86,10 @@ export function ProjectView({ project, state, tree, actions, answer, review, sho
 /** The review's part in the file view: the open file's waiting hunks, the current one, the buttons drawn there. */
 function useFileReview(answer: AnswerHandle, review: ReviewHandle, path: string | null): FileReview {
   const hunks = inlineHunksOf(answer.view, answer.lines, path);
-  const { decide, current, revealTick, surface, pendingFocus } = review;
+  const { decide, setChosen, current, revealTick, surface, pendingFocus } = review;
   const actions = useMemo(() => {
     const labels = reviewKeyLabels(isMac);
-    return { accept: (id: string) => void decide('accept', id), reject: (id: string) => void decide('reject', id), acceptKey: labels.accept, rejectKey: labels.reject };
-  }, [decide]);
+    return { accept: (id: string) => void decide('accept', id), reject: (id: string) => void decide('reject', id), enter: setChosen, acceptKey: labels.accept, rejectKey: labels.reject };
+  }, [decide, setChosen]);
   return { hunks, current, revealTick, actions, surface, pendingFocus, streaming: answer.view?.status === 'streaming' };
 }

@@ -31,13 +31,13 @@ export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: Answ
   const { accept, reject, revert } = answer;
   const { decide, select } = review;
   const cardActions: HunkCardActions = useMemo(
-    () => ({ onAccept: (id) => void decide('accept', id), onReject: (id) => void decide('reject', id), onRevert: (id) => void revert(id), onSelect: (id) => select(id, 'code'), keys }),
+    () => ({ onAccept: (id) => void decide('accept', id, 'card'), onReject: (id) => void decide('reject', id, 'card'), onRevert: (id) => void revert(id), onSelect: (id) => select(id, 'code'), keys }),
     [accept, reject, revert, decide, select, keys],
   );
 
   return (
     <div ref={scrollRef} className="edit-session" data-session={view.sessionId} onScroll={onScroll}>
-      <AnswerBar view={view} answer={answer} keys={keys} onShortcuts={review.openSheet} />
+      <AnswerBar view={view} answer={answer} keys={keys} onAcceptAll={() => void review.acceptAll()} onShortcuts={review.openSheet} />
       <div ref={contentRef} aria-live="polite">
         {view.turns.map((turn) => (
           <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} currentHunk={review.current} cardActions={cardActions} onOpenSettings={onOpenSettings} />
@@ -74,11 +74,12 @@ interface AnswerBarProps {
   view: AnswerView;
   answer: AnswerHandle;
   keys: AnswerBlockProps['keys'];
+  onAcceptAll: () => void;
   onShortcuts: () => void;
 }
 
 /** Sticky over the hunks: what waits, what streams and how fast, and the buttons for all of them. */
-function AnswerBar({ view, answer, keys, onShortcuts }: AnswerBarProps) {
+function AnswerBar({ view, answer, keys, onAcceptAll, onShortcuts }: AnswerBarProps) {
   const acceptable = pendingHunkCount(view);
   const summary = reviewSummary(view);
   const rate = useTokenRate(view, answer);
@@ -97,7 +98,7 @@ function AnswerBar({ view, answer, keys, onShortcuts }: AnswerBarProps) {
         {rate !== null && <span className="review-rate">≈ {rate.toLocaleString()} tok/s</span>}
       </div>
       <div className="edit-session-actions">
-        <button type="button" onClick={() => void answer.acceptAll()} disabled={acceptable === 0} title={`Accepts every ready hunk except those a redirect superseded (${keys.acceptAll}); one Undo takes them all back`}>
+        <button type="button" onClick={onAcceptAll} disabled={acceptable === 0} title={`Accepts every ready hunk except those a redirect superseded (${keys.acceptAll}); one Undo takes them all back`}>
           Accept all{acceptable > 0 ? ` (${acceptable})` : ''}
         </button>
         <button type="button" onClick={() => void answer.rejectAll()} disabled={!view.order.some((id) => isUndecided(view.hunks[id]!.state))} title={`Rejects every hunk still waiting (${keys.rejectAll})`}>

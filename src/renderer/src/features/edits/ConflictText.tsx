@@ -19,17 +19,26 @@ export interface ConflictTextProps {
 
 export function ConflictText({ path, anchorLine, oldCount }: ConflictTextProps) {
   const [shown, setShown] = useState<{ first: number; lines: string[] } | string | null>(null);
+  // Read now, and again at each save of the file (the user may still be changing it).
   useEffect(() => {
-    let live = true;
-    void flint.readFile({ path }).then((result) => {
-      if (!live) return;
-      if (!result.ok || result.value.kind !== 'text') return setShown(result.ok ? 'The file is not text now.' : result.error.message);
-      const lines = splitLines(result.value.text);
-      const first = Math.max(0, anchorLine - 1 - MARGIN);
-      setShown({ first: first + 1, lines: lines.slice(first, anchorLine - 1 + Math.max(oldCount, 1) + MARGIN) });
+    let request = 0;
+    const read = (): void => {
+      const mine = ++request;
+      void flint.readFile({ path }).then((result) => {
+        if (mine !== request) return;
+        if (!result.ok || result.value.kind !== 'text') return setShown(result.ok ? 'The file is not text now.' : result.error.message);
+        const lines = splitLines(result.value.text);
+        const first = Math.max(0, anchorLine - 1 - MARGIN);
+        setShown({ first: first + 1, lines: lines.slice(first, anchorLine - 1 + Math.max(oldCount, 1) + MARGIN) });
+      });
+    };
+    read();
+    const stop = flint.on('project:changed', ({ changes }) => {
+      if (changes.some((change) => change.type === 'modified' && change.path === path)) read();
     });
     return () => {
-      live = false;
+      request += 1;
+      stop();
     };
   }, [path, anchorLine, oldCount]);
   if (shown === null) return null;

@@ -64,7 +64,10 @@ export function useAnswer(onError: (message: string) => void) {
   const reject = useCallback((hunkId: string) => call(() => flint.rejectHunk({ sessionId: session(), hunkId })), [call]);
   const revert = useCallback((hunkId: string) => call(() => flint.revertHunk({ sessionId: session(), hunkId })), [call]);
   const stop = useCallback(() => call(() => flint.stopAnswer({ sessionId: session() })), [call]);
-  const acceptAll = useCallback(() => call(() => flint.acceptAllHunks({ sessionId: session() })), [call]);
+  const acceptAll = useCallback(
+    (revisions?: Record<string, HunkRevision>) => call(() => flint.acceptAllHunks({ sessionId: session(), ...(revisions && Object.keys(revisions).length > 0 ? { revisions } : {}) })),
+    [call],
+  );
   const rejectAll = useCallback(() => call(() => flint.rejectAllHunks({ sessionId: session() })), [call]);
   const retry = useCallback((turn: number, depth: AnswerDepth) => call(() => flint.retryTurn({ sessionId: session(), turn, depth })), [call]);
   const cancelRetry = useCallback(() => call(() => flint.cancelRetry({ sessionId: session() })), [call]);

@@ -59,7 +59,7 @@ export function FileView({ path, review }: FileViewProps) {
   useEffect(() => {
     const editor = new CodeEditor(hostRef.current!, () => actionsRef.current);
     editorRef.current = editor;
-    review.surface.current = { revisionOf: (id) => editor.revisionOf(id), focusHunk: (id) => editor.focusHunk(id) };
+    review.surface.current = { revisionOf: (id) => editor.revisionOf(id), focusHunk: (id) => editor.focusHunk(id), hunkAtCursor: () => editor.hunkAtCursor(), editedRevisions: () => editor.editedRevisions() };
     return () => {
       review.surface.current = null;
       editor.destroy();
@@ -67,16 +67,21 @@ export function FileView({ path, review }: FileViewProps) {
   }, [review.surface]);
 
   useFileText(path, setContent, requestRef);
-  useDrawnReview(editorRef, path, content, review);
+  const placement = useDrawnReview(editorRef, path, content, review);
 
   const isText = content?.kind === 'text';
   return (
     <section className="file-view" aria-label="File view">
       <header className="file-view-header">
         <span className="file-view-path">{path ?? 'No file selected'}</span>
-        {isText && review.hunks.length > 0 && (
-          <span className="file-view-tag" title="Hunks waiting for a decision in this file">
-            {review.hunks.length} {review.hunks.length === 1 ? 'hunk' : 'hunks'} to review
+        {isText && placement.placed > 0 && (
+          <span className="file-view-tag" title="Hunks waiting for a decision, drawn in this file">
+            {placement.placed} {placement.placed === 1 ? 'hunk' : 'hunks'} to review
+          </span>
+        )}
+        {isText && placement.unplaced > 0 && (
+          <span className="file-view-tag" title="Their text is not where main anchored them in the text on view (a save apart): decide them in the pane">
+            {placement.unplaced} not drawn: see the pane
           </span>
         )}
         {content?.kind === 'text' && content.encoding !== 'utf-8' && <span className="file-view-tag">{content.encoding}</span>}
@@ -124,10 +129,10 @@ function useFileText(path: string | null, setContent: (content: ViewContent | nu
  * Draws the file with its hunks whenever either changes (keeping what the user edited in
  * a hunk still waiting), and brings the current hunk into view when asked.
  */
-function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string | null, content: ViewContent | null, review: FileReview): void {
+function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string | null, content: ViewContent | null, review: FileReview): { placed: number; unplaced: number } {
   const shownPath = useRef<string | null>(null);
   const revealed = useRef(-1);
-  const [drawn, setDrawn] = useState(0);
+  const [drawn, setDrawn] = useState({ count: 0, placed: 0, unplaced: 0 });
   const lastDrawAt = useRef(0);
   const hunksKey = review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}`).join(',');
   const latest = useRef({ path, content, review });
@@ -140,13 +145,12 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
       if (!editor || now.content?.kind !== 'text' || now.path === null || now.content.path !== now.path) return;
       const edited = editor.editedTexts();
       const hunks = now.review.hunks.map((hunk) => (edited.has(hunk.id) ? { ...hunk, edited: edited.get(hunk.id)! } : hunk));
-      const again = shownPath.current === now.path;
-      const place = again ? editor.cursorPlace() : null;
-      editor.show(now.path, buildReviewDoc(now.content.text, hunks), again);
-      if (place) editor.restoreCursor(place);
+      // Drawn again, only the span that changed is replaced: the selection maps through it.
+      const doc = buildReviewDoc(now.content.text, hunks);
+      editor.show(now.path, doc, shownPath.current === now.path);
       shownPath.current = now.path;
       lastDrawAt.current = performance.now();
-      setDrawn((count) => count + 1);
+      setDrawn((before) => ({ count: before.count + 1, placed: doc.blocks.length, unplaced: doc.unplaced.length }));
     };
     // A new file is drawn at once; hunks that came or went at an idle moment (while an
     // answer streams, at most every STREAMING_REDRAW_INTERVAL_MS).
@@ -168,6 +172,7 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
     if (focus !== null && focus.hunkId === review.current && editor.focusHunk(focus.hunkId)) review.pendingFocus.current = null;
     else editor.setCurrent(review.current, reveal);
   }, [editorRef, review.current, review.revealTick, review.pendingFocus, drawn]);
+  return drawn;
 }
 
 function describe(content: ViewContent | null, path: string | null): string {

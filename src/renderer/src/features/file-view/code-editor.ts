@@ -19,7 +19,7 @@ import { tags } from '@lezer/highlight';
 import type { HunkRevision } from '../../../../shared/edits/hunk-types';
 import { baseName } from '../../../../shared/paths';
 import type { ReviewDoc } from '../review/review-doc';
-import { blocksNow, fileLineLabel, newLinesNow, isEdited, reviewExtension, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
+import { blocksNow, fileLineLabel, hunkAt, newLinesNow, isEdited, reviewExtension, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
 import { revisionFor } from '../review/review-revision';
 
 // Colours hold 4.5:1 on the editor and on the diff's green and red lines (axe-core checks them).
@@ -50,13 +50,6 @@ const theme = EditorView.theme(
   },
   { dark: true },
 );
-
-/** The cursor's place inside a hunk drawn in the file. */
-export interface CursorPlace {
-  hunkId: string;
-  line: number;
-  column: number;
-}
 
 /** The one change that turns `before` into `after`: what lies between their common start and end. */
 function changedSpan(before: string, after: string): { from: number; to: number; insert: string } | [] {
@@ -134,6 +127,11 @@ export class CodeEditor {
     return new Map(blocksNow(this.view.state).filter(isEdited).map((block) => [block.hunkId, newLinesNow(block)]));
   }
 
+  /** The hunks the user edited in place, each with its edit (Accept all takes them so). */
+  editedRevisions(): Record<string, HunkRevision> {
+    return Object.fromEntries(blocksNow(this.view.state).filter(isEdited).map((block) => [block.hunkId, { kind: 'edited', newLines: newLinesNow(block) }]));
+  }
+
   /** What Accept takes of `hunkId`: the user's edit, the selected lines, or (undefined) the whole hunk. */
   revisionOf(hunkId: string): HunkRevision | undefined {
     return revisionFor(this.view.state, hunkId);
@@ -145,23 +143,9 @@ export class CodeEditor {
     this.view.dispatch({ effects: [setCurrentHunk.of(hunkId), ...(reveal && block ? [EditorView.scrollIntoView(block.from, { y: 'center' })] : [])] });
   }
 
-  /**
-   * Where the cursor is, as a hunk and a line and column inside it (a drawing moves the
-   * text around it; the cursor should stay on the same line of the same hunk).
-   */
-  cursorPlace(): CursorPlace | null {
-    const head = this.view.state.selection.main.head;
-    for (const block of blocksNow(this.view.state)) {
-      const line = block.lines.findIndex((candidate) => candidate.from <= head && head <= candidate.to);
-      if (line >= 0) return { hunkId: block.hunkId, line, column: head - block.lines[line]!.from };
-    }
-    return null;
-  }
-
-  restoreCursor(place: CursorPlace): void {
-    const block = blocksNow(this.view.state).find((candidate) => candidate.hunkId === place.hunkId);
-    const line = block?.lines[Math.min(place.line, block.lines.length - 1)];
-    if (line) this.view.dispatch({ selection: { anchor: Math.min(line.from + place.column, line.to) } });
+  /** The hunk the cursor is in while the view has focus (the keys act on it), or null. */
+  hunkAtCursor(): string | null {
+    return this.view.hasFocus ? hunkAt(this.view.state, this.view.state.selection.main.head) : null;
   }
 
   /** Puts the cursor on the hunk's first added (else first changed) line and focuses the view; false if it is not drawn. */

@@ -1,8 +1,9 @@
 /**
  * Every review key in one sheet (`?`): the same labels the buttons show.
  */
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { isMac } from '../../lib/platform';
+import { useFocusTrap } from '../../lib/use-focus-trap';
 import { reviewKeyLabels, type ReviewKeyAction } from './review-keys';
 
 const ROWS: Array<[ReviewKeyAction, string]> = [
@@ -17,31 +18,27 @@ const ROWS: Array<[ReviewKeyAction, string]> = [
 ];
 
 export function ShortcutsSheet({ onClose }: { onClose: () => void }) {
+  const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const labels = reviewKeyLabels(isMac);
   const alternatives = isMac ? { accept: '⌘⌥Y', reject: '⌘⌥N' } : { accept: 'Ctrl+Alt+Y', reject: 'Ctrl+Alt+N' };
-  useEffect(() => {
-    const returnTo = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
-    return () => returnTo?.focus?.();
-  }, []);
+  // Focus starts on Close, stays inside, and goes back where it was on close.
+  useFocusTrap(dialogRef, { fallbackRef: closeRef });
   return (
     <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
       <div
+        ref={dialogRef}
         className="modal shortcuts-sheet"
         role="dialog"
         aria-modal="true"
         aria-labelledby="shortcuts-title"
+        // A click on its text focuses the sheet itself, so Esc still reaches it.
+        tabIndex={-1}
         onKeyDown={(event) => {
-          if (event.key === 'Escape' || event.key === '?') {
-            event.preventDefault();
-            event.stopPropagation();
-            onClose();
-          } else if (event.key === 'Tab') {
-            // One control: focus stays on it.
-            event.preventDefault();
-            closeRef.current?.focus();
-          }
+          if (event.key !== 'Escape' && event.key !== '?') return;
+          event.preventDefault();
+          event.stopPropagation();
+          onClose();
         }}
       >
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>

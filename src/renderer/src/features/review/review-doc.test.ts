@@ -43,7 +43,7 @@ describe('buildReviewDoc', () => {
   it('draws a hunk where it anchors, its removed lines as the file has them', () => {
     const doc = buildReviewDoc(file, [{ id: 'h1', number: 1, anchorLine: 2, lines: [ctx('two'), rem('three  '), add('THREE')] }]);
     expect(doc.text).toBe(['one', 'two', 'three', 'THREE', 'four', 'five'].join('\n'));
-    expect(doc.blocks).toEqual([{ hunkId: 'h1', number: 1, firstLine: 1, edited: false, lines: [{ kind: 'context', index: 0 }, { kind: 'remove', index: 1 }, { kind: 'add', index: 2 }] }]);
+    expect(doc.blocks).toEqual([{ hunkId: 'h1', number: 1, firstLine: 1, modelNewText: ['two', 'THREE'], lines: [{ kind: 'context', index: 0 }, { kind: 'remove', index: 1 }, { kind: 'add', index: 2 }] }]);
     expect(doc.unplaced).toEqual([]);
   });
 
@@ -65,8 +65,14 @@ describe('buildReviewDoc', () => {
   it('draws an edited hunk from its old text and the user’s new text', () => {
     const doc = buildReviewDoc(file, [{ id: 'h1', number: 1, anchorLine: 4, lines: [rem('four'), add('FOUR')], edited: ['4', 'and a half'] }]);
     expect(doc.text).toBe(['one', 'two', 'three', 'four', '4', 'and a half', 'five'].join('\n'));
-    expect(doc.blocks[0]!.edited).toBe(true);
+    expect(doc.blocks[0]!.modelNewText).toEqual(['FOUR']);
     expect(doc.blocks[0]!.lines.every((line) => line.index === -1)).toBe(true);
+  });
+
+  it('places a hunk whose old text differs from the file only in whitespace (a tab for spaces), as anchoring does', () => {
+    const doc = buildReviewDoc('a\n\tb\n', [{ id: 'h', number: 1, anchorLine: 2, lines: [rem('  b'), add('  B')] }]);
+    expect(doc.unplaced).toEqual([]);
+    expect(doc.text).toBe('a\n\tb\n  B\n');
   });
 
   it('reads CRLF files line by line like the editor does', () => {

@@ -36,7 +36,11 @@ export interface ReviewBlock {
   /** 0-based line of the review document where the block starts. */
   firstLine: number;
   lines: BlockLine[];
-  edited: boolean;
+  /**
+   * The hunk's new text as the model wrote it, drawn here (kept lines as the file has
+   * them): the block reads as edited exactly when its new text differs from this.
+   */
+  modelNewText: string[];
 }
 
 export interface ReviewDoc {
@@ -63,19 +67,29 @@ export function buildReviewDoc(fileText: string, hunks: readonly InlineHunk[]): 
       continue;
     }
     out.push(...file.slice(copied, start));
-    const shown = hunk.edited ? reviewLinesOf([...old.map(removed), ...hunk.edited.map(added)]) : reviewLinesOf(hunk.lines);
-    blocks.push({ hunkId: hunk.id, number: hunk.number, firstLine: out.length, lines: [], edited: hunk.edited !== undefined });
-    const block = blocks[blocks.length - 1]!;
-    let oldAt = start;
-    for (const line of shown) {
-      // Kept and removed lines read as the file has them (anchoring may have tolerated whitespace).
-      out.push(line.kind === 'add' ? line.text : file[oldAt++]!);
-      block.lines.push({ kind: line.kind, index: hunk.edited ? -1 : line.index });
+    const modelShown = reviewLinesOf(hunk.lines);
+    const shown = hunk.edited ? reviewLinesOf([...old.map(removed), ...hunk.edited.map(added)]) : modelShown;
+    const block: ReviewBlock = { hunkId: hunk.id, number: hunk.number, firstLine: out.length, lines: [], modelNewText: newTextAsDrawn(file, start, modelShown) };
+    blocks.push(block);
+    for (const [index, text] of drawnText(file, start, shown).entries()) {
+      out.push(text);
+      block.lines.push({ kind: shown[index]!.kind, index: hunk.edited ? -1 : shown[index]!.index });
     }
     copied = start + old.length;
   }
   out.push(...file.slice(copied));
   return { text: out.join('\n'), blocks, unplaced };
+}
+
+/** Each shown line's text: kept and removed lines as the file has them (anchoring may have tolerated whitespace). */
+function drawnText(file: readonly string[], start: number, shown: readonly ReviewLine[]): string[] {
+  let oldAt = start;
+  return shown.map((line) => (line.kind === 'add' ? line.text : file[oldAt++]!));
+}
+
+function newTextAsDrawn(file: readonly string[], start: number, shown: readonly ReviewLine[]): string[] {
+  const texts = drawnText(file, start, shown);
+  return texts.filter((_, index) => shown[index]!.kind !== 'remove');
 }
 
 const removed = (text: string): HunkLine => ({ kind: 'remove', text });
@@ -93,10 +107,15 @@ function placeOf(file: readonly string[], anchor: number, old: readonly string[]
   return best;
 }
 
-/** Whether `old` is the file's text from line `start` (ignoring trailing whitespace, as anchoring does). */
+/**
+ * Whether `old` is the file's text from line `start`, up to whitespace (anchoring tolerates
+ * it too: a tab for spaces, trailing blanks). Only for drawing: what is written is main's.
+ */
 function isAt(file: readonly string[], start: number, old: readonly string[]): boolean {
   if (start < 0 || start + old.length > file.length) return false;
-  return old.every((line, offset) => file[start + offset]!.trimEnd() === line.trimEnd());
+  return old.every((line, offset) => sameUpToWhitespace(file[start + offset]!, line));
 }
+
+const sameUpToWhitespace = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 
 export type { ReviewLine };

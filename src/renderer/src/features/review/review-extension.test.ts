@@ -9,7 +9,7 @@ const ctx = (text: string): HunkLine => ({ kind: 'context', text });
 const rem = (text: string): HunkLine => ({ kind: 'remove', text });
 const add = (text: string): HunkLine => ({ kind: 'add', text });
 
-const actions = () => ({ accept: () => {}, reject: () => {}, acceptKey: 'Ctrl+Enter', rejectKey: 'Ctrl+Backspace' });
+const actions = () => ({ accept: () => {}, reject: () => {}, enter: () => {}, acceptKey: 'Ctrl+Enter', rejectKey: 'Ctrl+Backspace' });
 
 /** The file `a b c d e` (one per line) with hunk h1 at line 2: b → B1, B2 (c kept). */
 function reviewState(): EditorState {
@@ -62,6 +62,32 @@ describe('the diff drawn in the file', () => {
     const from = lineStart(state, 'B1') + 2;
     const selected = state.update({ selection: EditorSelection.range(from, lineStart(state, 'c')) }).state;
     expect(revisionFor(selected, 'h1')).toEqual({ kind: 'lines', indices: [2] });
+  });
+
+  it('lets the user delete every added line of a run with one line break, never a kept line', () => {
+    const state = reviewState();
+    const from = lineStart(state, 'B1');
+    const to = lineStart(state, 'B2') + 2;
+    const deleted = state.update({ changes: { from: from - 1, to } }).state;
+    expect(deleted.doc.toString()).toBe('a\nb\nc\nd\ne');
+    expect(revisionFor(deleted, 'h1')).toEqual({ kind: 'edited', newLines: ['c'] });
+    const intoKept = state.update({ changes: { from: from - 2, to } }).state;
+    expect(intoKept.doc.toString()).toBe(state.doc.toString());
+  });
+
+  it('deletes the lines, not just their text, when all of a run of added lines is deleted', () => {
+    const state = reviewState();
+    const deleted = state.update({ changes: { from: lineStart(state, 'B1'), to: lineStart(state, 'B2') + 2 } }).state;
+    expect(deleted.doc.toString()).toBe('a\nb\nc\nd\ne');
+  });
+
+  it('reads an edit taken back (to the model\'s text) as no edit: the whole hunk is accepted', () => {
+    const state = reviewState();
+    const at = lineStart(state, 'B1') + 2;
+    const edited = state.update({ changes: { from: at, insert: '!' } }).state;
+    const undone = edited.update({ changes: { from: at, to: at + 1 } }).state;
+    expect(revisionFor(edited, 'h1')).toMatchObject({ kind: 'edited' });
+    expect(revisionFor(undone, 'h1')).toBeUndefined();
   });
 
   it('accepts the edited text once the user changed the hunk, a new line typed in it included', () => {

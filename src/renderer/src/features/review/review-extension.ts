@@ -8,7 +8,7 @@
  * edits: kept and removed lines can never change (a change filter guards them), so their
  * marks stay exact; any other line inside a block is new text (the model's, or typed).
  */
-import { EditorState, StateEffect, StateField, type Extension, type Range } from '@codemirror/state';
+import { EditorState, StateEffect, StateField, Transaction, type Extension, type Range } from '@codemirror/state';
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view';
 import type { HunkLine } from '../../../../shared/edits/edit-types';
 import type { ReviewBlock, ReviewDoc } from './review-doc';
@@ -18,6 +18,8 @@ import { changedSpan } from './review-lines';
 export interface ReviewActions {
   accept: (hunkId: string) => void;
   reject: (hunkId: string) => void;
+  /** The cursor moved into the hunk's block (it becomes the one the keys act on). */
+  enter: (hunkId: string) => void;
   /** The key labels shown on the buttons ("Ctrl+Enter"). */
   acceptKey: string;
   rejectKey: string;
@@ -32,9 +34,8 @@ interface LineSpec {
 interface BlockSpec {
   hunkId: string;
   number: number;
-  edited: boolean;
-  /** The block's new text (kept and added lines) as drawn: anything else was typed. */
-  original: string[];
+  /** The model's new text as drawn (see ReviewBlock): anything else is the user's edit. */
+  modelNewText: string[];
 }
 
 interface ReviewState {
@@ -75,8 +76,7 @@ function decorationsOf(state: EditorState, blocks: readonly ReviewBlock[]): Pick
       const spec: LineSpec = { hunkId: block.hunkId, kind: line.kind, index: line.index };
       lines.push(Decoration.line({ spec }).range(state.doc.line(block.firstLine + 1 + offset).from));
     });
-    const original = block.lines.flatMap((line, offset) => (line.kind === 'remove' ? [] : [state.doc.line(block.firstLine + 1 + offset).text]));
-    const spec: BlockSpec = { hunkId: block.hunkId, number: block.number, edited: block.edited, original };
+    const spec: BlockSpec = { hunkId: block.hunkId, number: block.number, modelNewText: block.modelNewText };
     ranges.push(Decoration.mark({ spec, inclusiveEnd: true }).range(first.from, Math.max(last.to, first.from)));
   }
   return { lines: Decoration.set(lines, true), blocks: Decoration.set(ranges, true) };
@@ -88,9 +88,7 @@ export interface BlockNow {
   number: number;
   from: number;
   to: number;
-  /** Edited before this drawing (its lines are no longer the model's). */
-  edited: boolean;
-  original: string[];
+  modelNewText: string[];
   lines: Array<{ from: number; to: number; number: number; kind: HunkLine['kind']; index: number; text: string }>;
 }
 
@@ -154,10 +152,35 @@ const guard = EditorState.changeFilter.of((tr) => {
   if (!tr.docChanged || tr.effects.some((effect) => effect.is(setReviewBlocks))) return true;
   const zones = editableRanges(tr.startState);
   let inside = true;
-  tr.changes.iterChangedRanges((from, to) => {
-    inside &&= zones.some(([zoneFrom, zoneTo]) => zoneFrom <= from && to <= zoneTo);
+  tr.changes.iterChanges((from, to, _fromB, _toB, inserted) => {
+    inside &&= zones.some(([zoneFrom, zoneTo]) => {
+      if (zoneFrom <= from && to <= zoneTo) return true;
+      // Deleting every added line of a run takes one line break with it (before or after),
+      // leaving the kept lines around it as they were.
+      const wholeRun = inserted.length === 0 && ((from === zoneFrom - 1 && to === zoneTo) || (from === zoneFrom && to === zoneTo + 1));
+      return wholeRun && from >= 0 && to <= tr.startState.doc.length;
+    });
   });
   return inside;
+});
+
+/**
+ * Deleting all the text of a run of added lines deletes the lines: the line break before
+ * them goes too, so no empty line the user never typed is left to be written.
+ */
+const wholeRunDeletion = EditorState.transactionFilter.of((tr) => {
+  if (!tr.docChanged || tr.effects.some((effect) => effect.is(setReviewBlocks))) return tr;
+  const changes: Array<{ from: number; to: number }> = [];
+  let inserts = false;
+  tr.changes.iterChanges((from, to, _fromB, _toB, inserted) => {
+    changes.push({ from, to });
+    inserts ||= inserted.length > 0;
+  });
+  if (changes.length !== 1 || inserts) return tr;
+  const [{ from, to }] = changes as [{ from: number; to: number }];
+  const run = editableRanges(tr.startState).find(([zoneFrom, zoneTo]) => zoneFrom === from && zoneTo === to && zoneTo > zoneFrom);
+  if (!run || from === 0) return tr;
+  return { changes: { from: from - 1, to }, selection: { anchor: from - 1 }, userEvent: tr.annotation(Transaction.userEvent) ?? 'delete' };
 });
 
 class BlockHeader extends WidgetType {
@@ -235,11 +258,15 @@ export function newLinesNow(block: BlockNow): string[] {
   return block.lines.filter((line) => line.kind !== 'remove').map((line) => line.text);
 }
 
-/** Whether the user changed the block's new text (now, or before it was last drawn). */
+/** Whether the block's new text is not the model's (the user edited it; an edit undone is not one). */
 export function isEdited(block: BlockNow): boolean {
-  if (block.edited) return true;
   const now = newLinesNow(block);
-  return now.length !== block.original.length || now.some((line, index) => line !== block.original[index]);
+  return now.length !== block.modelNewText.length || now.some((line, index) => line !== block.modelNewText[index]);
+}
+
+/** The hunk whose block holds `position`, if any. */
+export function hunkAt(state: EditorState, position: number): string | null {
+  return blocksNow(state).find((block) => block.from <= position && position <= block.to)?.hunkId ?? null;
 }
 
 /** Classes per line, word marks between a removed line and the added one in its place, and the headers. */
@@ -361,5 +388,12 @@ const theme = EditorView.theme({
 /** The review: its state, the guard on kept text, what is drawn, and the gutter's numbers. */
 export function reviewExtension(actions: () => ReviewActions): Extension {
   // Drawn again when the selection moves too: the header says how many lines Accept takes.
-  return [reviewField, guard, EditorView.decorations.compute([reviewField, 'selection'], (state) => drawn(state, actions())), theme];
+  const drawing = EditorView.decorations.compute([reviewField, 'selection'], (state) => drawn(state, actions()));
+  // A click or a move into a hunk makes it the current one.
+  const follow = EditorView.updateListener.of((update) => {
+    if (!update.selectionSet || !update.view.hasFocus) return;
+    const hunkId = hunkAt(update.state, update.state.selection.main.head);
+    if (hunkId !== null && hunkId !== update.state.field(reviewField).current) actions().enter(hunkId);
+  });
+  return [reviewField, guard, wholeRunDeletion, drawing, follow, theme];
 }

@@ -20,6 +20,10 @@ export interface ReviewSurface {
   revisionOf(hunkId: string): HunkRevision | undefined;
   /** Puts the cursor on the hunk's first added (or changed) line and focuses the code view, if the hunk is drawn there. */
   focusHunk(hunkId: string): boolean;
+  /** The hunk the cursor is in while the code view has focus (the keys then act on it), or null. */
+  hunkAtCursor(): string | null;
+  /** The hunks edited in place, with their edits: Accept all writes those, not the model's text. */
+  editedRevisions(): Record<string, HunkRevision>;
 }
 
 /** Where focus goes with a newly current hunk: its card, the code view at it, or nowhere (it stays). */
@@ -35,19 +39,22 @@ export interface ReviewOptions {
 }
 
 export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions) {
-  const [chosen, setChosen] = useState<string | null>(null);
+  // Per conversation: hunk ids repeat from one to the next ("1.0").
+  const [choice, setChoice] = useState<{ sessionId: string; hunkId: string } | null>(null);
   /** Bumped to ask the file view to bring the current hunk into view. */
   const [revealTick, setRevealTick] = useState(0);
   const [isSheetOpen, setSheetOpen] = useState(false);
   const surface = useRef<ReviewSurface | null>(null);
   const view = answer.view;
+  const chosen = choice !== null && choice.sessionId === view?.sessionId ? choice.hunkId : null;
+  const setChosen = useCallback((hunkId: string) => setChoice(latest.current.view ? { sessionId: latest.current.view.sessionId, hunkId } : null), []);
   // The handle is a new object every render; its callbacks are stable (memoized cards rely on it).
   const { accept, reject, acceptAll, rejectAll } = answer;
   const current = currentHunkOf(view, chosen);
   const latest = useRef({ view, current, chosen });
   latest.current = { view, current, chosen };
 
-  /** Where focus goes once the current hunk is drawn in the file view (consumed there). */
+  // Where focus goes once the current hunk is drawn in the file view (consumed there).
   const pendingFocus = useRef<{ hunkId: string; target: FocusTarget } | null>(null);
 
   /** Makes `hunkId` current: its file opens, it comes into view, and focus goes to `target`. */
@@ -62,25 +69,32 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
       // The code view may still be loading the file: it takes focus once the hunk is drawn.
       else if (target === 'code' && !surface.current?.focusHunk(hunkId)) pendingFocus.current = { hunkId, target };
     },
-    [openFile],
+    [openFile, setChosen],
   );
 
+  /**
+   * Accepts or rejects `hunkId` (by default the hunk the cursor is in, else the current
+   * one). An edit made in the file is always what Accept takes; a selection of lines only
+   * when the decision comes from the file (its keys, its header), never from a card.
+   */
   const decide = useCallback(
-    async (decision: 'accept' | 'reject', hunkId?: string): Promise<void> => {
+    async (decision: 'accept' | 'reject', hunkId?: string, from: 'file' | 'card' = 'file'): Promise<void> => {
       const { view: before, current: now } = latest.current;
-      const target = hunkId ?? now;
+      // The hunk the user is in (the cursor in the file view), else the current one.
+      const target = hunkId ?? surface.current?.hunkAtCursor() ?? now;
       if (target === null) return onNotice('No hunk is waiting for a decision.');
       const next = neighbourOf(before, target, 1);
-      const revision = decision === 'accept' ? surface.current?.revisionOf(target) : undefined;
+      const asRevised = decision === 'accept' ? surface.current?.revisionOf(target) : undefined;
+      const revision = from === 'card' && asRevised?.kind === 'lines' ? undefined : asRevised;
       const ok = decision === 'accept' ? await accept(target, revision) : await reject(target);
       if (ok && next !== null && next !== target) select(next, focusAfterDecision());
     },
     [accept, reject, onNotice, select],
   );
 
+  // The first move goes to the first (or last) hunk; later ones from the current one.
   const move = useCallback(
     (step: 1 | -1) => {
-      // The first move goes to the first (or last) hunk; later ones from the current one.
       const { view: now, chosen: from } = latest.current;
       const next = neighbourOf(now, from !== null && now?.hunks[from] ? from : null, step);
       if (next === null) onNotice('No hunk is waiting for a decision.');
@@ -89,27 +103,36 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
     [onNotice, select],
   );
 
-  const undo = useCallback(async () => {
+  /** Accept all, with the edits made in the file view (never the model's text over them). */
+  const acceptEverything = useCallback(() => acceptAll(surface.current?.editedRevisions()), [acceptAll]);
+
+  const undo = useUndoWrite(onError, onNotice);
+
+  const run = useCallback((action: ReviewKeyAction) => runAction(action, { decide, move, acceptAll: acceptEverything, rejectAll, undo, openSheet: () => setSheetOpen(true) }), [acceptEverything, rejectAll, decide, move, undo]);
+  useReviewKeys(run, latest);
+  const closeSheet = useCallback(() => setSheetOpen(false), []);
+  const openSheet = useCallback(() => setSheetOpen(true), []);
+  return { current, revealTick, select, setChosen, decide, move, undo, acceptAll: acceptEverything, surface, pendingFocus, isSheetOpen, closeSheet, openSheet };
+}
+
+/** What a review key does. */
+function runAction(action: ReviewKeyAction, does: { decide: (decision: 'accept' | 'reject') => Promise<void>; move: (step: 1 | -1) => void; acceptAll: () => Promise<unknown>; rejectAll: () => Promise<unknown>; undo: () => Promise<void>; openSheet: () => void }): void {
+  if (action === 'accept' || action === 'reject') void does.decide(action);
+  else if (action === 'next' || action === 'previous') does.move(action === 'next' ? 1 : -1);
+  else if (action === 'accept-all') void does.acceptAll();
+  else if (action === 'reject-all') void does.rejectAll();
+  else if (action === 'undo') void does.undo();
+  else does.openSheet();
+}
+
+/** Undoes the last write Flint made; a conflict or refusal is an error, success a notice. */
+function useUndoWrite(onError: (message: string) => void, onNotice: (message: string) => void): () => Promise<void> {
+  return useCallback(async () => {
     const result = await flint.undoWrite({});
     if (!result.ok) onError(result.error.message);
     else if (result.value.status === 'conflict' || result.value.status === 'refused') onError(result.value.message);
     else onNotice(result.value.message);
   }, [onError, onNotice]);
-
-  const run = useCallback(
-    (action: ReviewKeyAction): void => {
-      if (action === 'accept' || action === 'reject') void decide(action);
-      else if (action === 'next' || action === 'previous') move(action === 'next' ? 1 : -1);
-      else if (action === 'accept-all') void acceptAll();
-      else if (action === 'reject-all') void rejectAll();
-      else if (action === 'undo') void undo();
-      else setSheetOpen(true);
-    },
-    [acceptAll, rejectAll, decide, move, undo],
-  );
-
-  useReviewKeys(run, latest);
-  return { current, revealTick, select, decide, move, undo, surface, pendingFocus, isSheetOpen, closeSheet: () => setSheetOpen(false), openSheet: () => setSheetOpen(true) };
 }
 
 /** The keys, listened to first (capture) so no text box or editor takes them. */
@@ -117,8 +140,8 @@ function useReviewKeys(run: (action: ReviewKeyAction) => void, latest: { current
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
       const element = event.composedPath()[0];
-      // Settings and the shortcuts sheet are modal: the review waits behind them.
-      if (element instanceof Element && element.closest('[aria-modal="true"]')) return;
+      // Settings and the shortcuts sheet are modal: the review waits behind them, wherever focus is.
+      if (document.querySelector('[aria-modal="true"]')) return;
       const action = reviewKeyAction(event, targetOf(element), isMac);
       if (action === null) return;
       // With nothing to decide, Ctrl+Enter in the ask bar still sends the question.
