@@ -251,9 +251,15 @@ async function decide(random: Random, session: Conversation, service: EditServic
       }
     }
   };
+  /** A hunk accepted whole: a revision of an earlier write (undone or reverted since) is not what it writes now. */
+  const acceptedWhole = (ids: readonly string[]): void => {
+    session.flush();
+    for (const id of ids) if (seen.get(id)?.state === 'accepted') revisions.delete(id);
+  };
   const acceptAll = async (): Promise<void> => {
     const ids = pendingIds();
     await board.acceptAll();
+    acceptedWhole(ids);
     expectAccepted(ids, 'in Accept all');
   };
   const undo = async (): Promise<void> => {
@@ -273,7 +279,10 @@ async function decide(random: Random, session: Conversation, service: EditServic
   /** Accepts `id`, some of the time with only some of its changed lines. */
   const acceptOne = async (id: string): Promise<void> => {
     const indices = random() < 0.3 && isRevisable(id) ? someChangedLines(random, seen.get(id)!.lines) : null;
-    if (indices === null) return void (await board.accept(id));
+    if (indices === null) {
+      await board.accept(id);
+      return acceptedWhole([id]);
+    }
     trace('accept revised', id, indices);
     await board.accept(id, undefined, { kind: 'lines', indices });
     revisions.set(id, indices);

@@ -70,7 +70,7 @@ export function createAnswerHandlers(ask: AskService, answers: AnswerService, wo
     acceptHunk: async ({ sessionId, hunkId, revision }) => ({ state: await hunks(sessionId).accept(hunkId, undefined, revision) }),
     revertHunk: async ({ sessionId, hunkId }) => ({ state: await hunks(sessionId).revert(hunkId) }),
     rejectHunk: async ({ sessionId, hunkId }) => ({ state: hunks(sessionId).reject(hunkId) }),
-    acceptAllHunks: async ({ sessionId }) => ({ accepted: await hunks(sessionId).acceptAll() }),
+    acceptAllHunks: async ({ sessionId, revisions }) => ({ accepted: await hunks(sessionId).acceptAll(revisions) }),
     rejectAllHunks: async ({ sessionId }) => ({ rejected: hunks(sessionId).rejectAll() }),
     undoWrite: () => workspace.requireProject().edits.undo(),
     redoWrite: () => workspace.requireProject().edits.redo(),

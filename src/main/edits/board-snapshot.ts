@@ -61,6 +61,7 @@ const HunkSchema = z
     revertEntryIds: z.array(z.string()).optional(),
     landing: LandingSchema.optional(),
     revised: RevisedSchema.optional(),
+    modelLines: z.array(LineSchema).optional(),
     ownEntries: z.boolean().optional(),
     writes: z.array(WriteSchema).optional(),
     superseded: z.boolean().optional(),
@@ -97,6 +98,7 @@ export function snapshotOf(files: readonly FileRecord[], order: readonly HunkRec
       ...(hunk.revertEntryIds !== undefined ? { revertEntryIds: hunk.revertEntryIds } : {}),
       ...(hunk.landing !== undefined ? { landing: landingOf(hunk.landing) } : {}),
       ...(hunk.revised !== undefined ? { revised: hunk.revised } : {}),
+      ...(hunk.modelLines !== undefined ? { modelLines: hunk.modelLines } : {}),
       ...(hunk.ownEntries !== undefined ? { ownEntries: hunk.ownEntries } : {}),
       ...(hunk.writes !== undefined ? { writes: [...hunk.writes].map(([entryId, { landing, ...write }]) => ({ entryId, ...write, ...(landing !== undefined ? { landing: landingOf(landing) } : {}) })) } : {}),
       ...(hunk.superseded ? { superseded: true } : {}),
@@ -130,6 +132,7 @@ export function restoredRecords(snapshot: BoardSnapshot): { files: FileRecord[];
   for (const saved of snapshot.hunks) {
     const { landing, writes, ...rest } = saved;
     const hunk: HunkRecord = { ...rest, lines: [...saved.lines], contextHints: [...saved.contextHints], complete: true, base: null, ...restoredLanding(landing) };
+    if (saved.modelLines !== undefined) hunk.modelLines = [...saved.modelLines];
     if (writes !== undefined) hunk.writes = new Map(writes.map(({ entryId, landing: written, ...write }) => [entryId, { ...write, lines: [...write.lines], ...restoredLanding(written) }]));
     if (saved.state === 'pending' || saved.state === 'conflict' || saved.state === 'unmatched') {
       hunk.state = 'streaming';

@@ -56,10 +56,11 @@ export abstract class BoardState {
   /**
    * The hunk's write is off disk (`off`: undone or reverted), or back on it: its card and
    * the model hear so. `write`: the write an Undo or Redo brought back or took off, which
-   * the hunk becomes again (its lines, revision, landing) before anyone hears of it.
+   * the hunk becomes again (its lines, revision, landing) before anyone hears of it; off
+   * disk, it shows the model's lines again, unrevised (see bringBack).
    */
   protected wentBack(hunk: HunkRecord, off: boolean, message: string, write?: HunkWrite): void {
-    if (write !== undefined && bringBack(hunk, write)) this.report(hunk, [], true);
+    if (bringBack(hunk, write, off)) this.report(hunk, [], true);
     const file = this.files[hunk.fileIndex]!;
     if (off) this.decisions.undone(hunk.number, file.path);
     else this.decisions.accepted(hunk.number, file.path, hunk.revised);
@@ -143,8 +144,24 @@ export abstract class BoardState {
     this.report(hunk);
   }
 
-  /** Tells the renderer about `hunk`: its state, lines that arrived (`appendLines`), or all its lines once revised (`replaceLines`). */
-  /** Tells the renderer; `urgent` (by default: the hunk's first lines) goes out at once (see UpdateBatcher). */
+  /**
+   * Shows `hunk` with `shown` lines and revision (a revision applied, or taken back when
+   * nothing was written), telling the renderer all its lines once. The model's lines are
+   * kept the first time they are revised.
+   */
+  protected showLines(hunk: HunkRecord, shown: Pick<HunkRecord, 'lines' | 'revised'>): void {
+    if (shown.revised !== undefined) hunk.modelLines ??= hunk.lines;
+    hunk.lines = shown.lines;
+    if (shown.revised === undefined) delete hunk.revised;
+    else hunk.revised = shown.revised;
+    this.report(hunk, [], true);
+  }
+
+  /**
+   * Tells the renderer about `hunk`: its state, lines that arrived (`appendLines`), or all
+   * its lines once revised (`replaceLines`); `urgent` (by default: the hunk's first lines)
+   * goes out at once (see UpdateBatcher).
+   */
   protected report(hunk: HunkRecord, appendLines: HunkLine[] = [], replaceLines = false, urgent = appendLines.length > 0 && hunk.lines.length === appendLines.length): void {
     const file = this.files[hunk.fileIndex]!;
     const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, this.order, (other) => this.files[other.fileIndex]!.path) : undefined;

@@ -66,6 +66,8 @@ export interface HunkRecord {
   landing?: Landing;
   /** Accepted as the user revised it (some of its lines, or its new text edited): its lines are the revised ones. */
   revised?: Revised;
+  /** The lines the model wrote, once the user revised them: what the hunk shows again when a revised write goes off disk. */
+  modelLines?: HunkLine[];
   /** Its latest write's journal entries hold its change alone (an update hunk's; a whole-file hunk's always do): a revert may write them back whole. */
   ownEntries?: boolean;
   /**

@@ -212,7 +212,10 @@ describe('HunkBoard: a revert never guesses, never writes twice, never takes a n
       // Accepted again, this time only "two" -> "TWO".
       expect(await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [1, 3] })).toBe('accepted');
       expect((await flint.service.undo()).status).toBe('done');
-      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending', revised: '2 of 4 changed lines' });
+      // Off disk, the revised write leaves the model's whole hunk on the card.
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending' });
+      expect(flint.hunks.get('1.0')?.revised).toBeUndefined();
+      expect(flint.updates.findLast((update) => update.replaceLines !== undefined)?.replaceLines).toEqual(whole);
       expect((await flint.service.undo()).status).toBe('done');
       expect(await flint.read('f.txt')).toBe('one\nTWO\nTHREE\nfour\n');
       expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted' });

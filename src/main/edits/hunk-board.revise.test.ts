@@ -3,9 +3,9 @@
  * edited in place. Real files, applier and journal.
  */
 import { describe, expect, it } from 'vitest';
-import { withBoard } from '../../../test/helpers/board-on-disk';
+import { withBoard, type BoardOnDisk } from '../../../test/helpers/board-on-disk';
 import { failureOf } from '../../../test/helpers/failure-of';
-import type { HunkRevision } from '../../shared/edits/hunk-types';
+import type { HunkRevision, HunkUpdate } from '../../shared/edits/hunk-types';
 import { BoardSnapshotSchema, hunkUpdatesOf } from './board-snapshot';
 
 const patch = (...lines: string[]) => `*** Begin Patch\n${lines.join('\n')}\n*** End Patch\n`;
@@ -110,16 +110,94 @@ describe('HunkBoard: accepting a hunk revised by the user', () => {
     });
   });
 
-  it('keeps the revision through Undo, and shows it on a board kept between runs', async () => {
+  it('shows the revision on a board kept between runs', async () => {
     await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
       await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] });
       expect(await flint.read('src/a.ts')).toBe('one\ntwo\nfour\n');
-      expect((await flint.service.undo()).status).toBe('done');
-      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending', revised: '1 of 5 changed lines' });
-      expect(await flint.board.accept('1.0')).toBe('accepted');
-      expect(await flint.read('src/a.ts')).toBe('one\ntwo\nfour\n');
       const snapshot = BoardSnapshotSchema.parse(JSON.parse(JSON.stringify(flint.board.snapshot())));
       expect(hunkUpdatesOf(snapshot)[0]).toMatchObject({ state: 'accepted', revised: '1 of 5 changed lines' });
+    });
+  });
+});
+
+describe('HunkBoard: Undo, Redo and revert of a revised accept', () => {
+  /** The hunk's lines as the model wrote them, from the updates that streamed them. */
+  const modelLinesOf = (flint: BoardOnDisk, hunkId: string) => flint.updates.filter((update) => update.id === hunkId).flatMap((update) => update.appendLines);
+  const replacedSince = (flint: BoardOnDisk, from: number) => flint.updates.slice(from).filter((update) => update.replaceLines !== undefined);
+
+  it('Undo of a line-level accept shows the model’s whole hunk again, and Accept then writes the whole hunk', async () => {
+    await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
+      const whole = modelLinesOf(flint, '1.0');
+      await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] });
+      const from = flint.updates.length;
+      expect((await flint.service.undo()).status).toBe('done');
+      expect(await flint.read('src/a.ts')).toBe('one\ntwo\nthree\nfour\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending', message: 'Undone; you can accept it again.' });
+      expect(flint.hunks.get('1.0')?.revised).toBeUndefined();
+      const replaced = replacedSince(flint, from);
+      expect(replaced).toHaveLength(1);
+      expect(replaced[0]!.replaceLines).toEqual(whole);
+      expect(flint.board.decisions.peek()).toEqual(['hunk 1 in src/a.ts undone (no longer on disk)']);
+      expect(await flint.board.accept('1.0')).toBe('accepted');
+      expect(await flint.read('src/a.ts')).toBe('one\nTWO\nTHREE\nextra\nfour\n');
+      expect(flint.hunks.get('1.0')?.revised).toBeUndefined();
+    });
+  });
+
+  it('Redo of a line-level accept brings back its revised lines and label', async () => {
+    await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
+      await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] });
+      const revisedLines = flint.updates.findLast((update) => update.replaceLines !== undefined)!.replaceLines;
+      expect((await flint.service.undo()).status).toBe('done');
+      const from = flint.updates.length;
+      expect((await flint.service.redo()).status).toBe('done');
+      expect(await flint.read('src/a.ts')).toBe('one\ntwo\nfour\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted', revised: '1 of 5 changed lines' });
+      expect(replacedSince(flint, from).map((update) => update.replaceLines)).toEqual([revisedLines]);
+      expect(flint.board.decisions.peek().at(-1)).toContain('accepted in part');
+    });
+  });
+
+  it('Undo of an edited accept shows the model’s hunk again, and Redo the user’s text', async () => {
+    await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
+      const whole = modelLinesOf(flint, '1.0');
+      await flint.board.accept('1.0', undefined, { kind: 'edited', newLines: ['one', 'Two, mine', 'three', 'four'] });
+      expect((await flint.service.undo()).status).toBe('done');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'pending' });
+      expect(flint.hunks.get('1.0')?.revised).toBeUndefined();
+      expect(flint.updates.findLast((update) => update.replaceLines !== undefined)?.replaceLines).toEqual(whole);
+      expect((await flint.service.redo()).status).toBe('done');
+      expect(await flint.read('src/a.ts')).toBe('one\nTwo, mine\nthree\nfour\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted', revised: 'edited by you' });
+    });
+  });
+
+  it('reverting a revised accept shows the model’s hunk again, and undoing the revert the revised write', async () => {
+    await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
+      const whole = modelLinesOf(flint, '1.0');
+      await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [1, 3] });
+      const from = flint.updates.length;
+      expect(await flint.board.revert('1.0')).toBe('pending');
+      expect(await flint.read('src/a.ts')).toBe('one\ntwo\nthree\nfour\n');
+      expect(flint.hunks.get('1.0')?.revised).toBeUndefined();
+      expect(replacedSince(flint, from).map((update) => update.replaceLines)).toEqual([whole]);
+      expect((await flint.service.undo()).status).toBe('done');
+      expect(await flint.read('src/a.ts')).toBe('one\nTWO\nthree\nfour\n');
+      expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted', revised: '2 of 5 changed lines' });
+    });
+  });
+
+  it('a board kept between runs still brings back the model’s hunk when a revised accept is undone', async () => {
+    await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
+      const whole = modelLinesOf(flint, '1.0');
+      await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] });
+      const snapshot = BoardSnapshotSchema.parse(JSON.parse(JSON.stringify(flint.board.snapshot())));
+      const updates: HunkUpdate[] = [];
+      flint.service.openBoard((update) => updates.push(update)).restore(snapshot);
+      expect((await flint.service.undo()).status).toBe('done');
+      expect(updates.findLast((update) => update.replaceLines !== undefined)?.replaceLines).toEqual(whole);
+      expect(updates.at(-1)).toMatchObject({ state: 'pending' });
+      expect(updates.at(-1)?.revised).toBeUndefined();
     });
   });
 });

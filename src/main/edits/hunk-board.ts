@@ -67,11 +67,11 @@ export class HunkBoard extends BoardState implements Disposable {
     try {
       result = await applyRecord(this.options.applier, hunk, file, group);
     } catch (error) {
-      if (revision !== undefined) this.unrevise(hunk, unrevised);
+      if (revision !== undefined) this.showLines(hunk, unrevised);
       this.writeFailed([hunk], file, error);
       return hunk.state;
     }
-    if (revision !== undefined && result.status !== 'applied') this.unrevise(hunk, unrevised);
+    if (revision !== undefined && result.status !== 'applied') this.showLines(hunk, unrevised);
     this.written(hunk, file, result, result.written);
     if (hunk.kind === 'move' && result.status === 'refused') this.refuseSection(hunk.fileIndex, result.message);
     // The section's other cards show the file where it is now.
@@ -123,17 +123,23 @@ export class HunkBoard extends BoardState implements Disposable {
   }
 
   /**
-   * Accepts every pending hunk, in order, as one step for Undo; returns how many were
-   * written (see accept-all.ts).
+   * Accepts every pending hunk, in order, as one step for Undo; those in `revisions` (by
+   * hunk id) as the user revised them, all checked before anything is written. Returns how
+   * many were written (see accept-all.ts).
    */
-  acceptAll(): Promise<number> {
-    return acceptAll({
-      // A superseded hunk is only ever accepted on its own.
-      pending: () => this.order.filter((hunk) => hunk.state === 'pending' && !hunk.superseded),
-      fileOf: (hunk) => this.files[hunk.fileIndex]!,
-      acceptOne: async (hunk, group) => (await this.accept(hunk.id, group)) === 'accepted',
-      acceptTogether: (file, hunks, group) => this.acceptTogether(file, hunks, group),
-    });
+  acceptAll(revisions?: Readonly<Record<string, HunkRevision>>): Promise<number> {
+    return acceptAll(
+      {
+        // A superseded hunk is only ever accepted on its own.
+        pending: () => this.order.filter((hunk) => hunk.state === 'pending' && !hunk.superseded),
+        hunk: (hunkId) => (this.disposed ? undefined : this.hunks.get(hunkId)),
+        fileOf: (hunk) => this.files[hunk.fileIndex]!,
+        acceptOne: async (hunk, group) => (await this.accept(hunk.id, group)) === 'accepted',
+        acceptTogether: (file, hunks, group) => this.acceptTogether(file, hunks, group),
+        showLines: (hunk, shown) => this.showLines(hunk, shown),
+      },
+      revisions,
+    );
   }
 
   /** Accepts line hunks of one file in one write; returns how many landed. */
@@ -327,25 +333,10 @@ export class HunkBoard extends BoardState implements Disposable {
     if (outcome.refuseSection !== undefined) this.refuseSection(hunk.fileIndex, outcome.refuseSection);
   }
 
-  /**
-   * The user revised a hunk before accepting it: checked (a hunk that cannot be accepted
-   * is refused first), then its lines are replaced and the renderer gets them all once.
-   */
+  /** The user revised a hunk before accepting it: checked (a hunk that cannot be accepted is refused first), then shown so. */
   private revise(hunk: HunkRecord, revision: HunkRevision): void {
     const next = nextHunkState(hunk.state, { type: 'accept' });
     if (!next.ok) throw new FlintFailure('invalid-state', next.message);
-    const { lines, revised } = revisedLines(hunk, revision);
-    hunk.lines = lines;
-    hunk.revised = revised;
-    this.report(hunk, [], true);
-  }
-
-  /** A revised accept that wrote nothing: the hunk's lines are what they were (the model's, say), and the renderer hears so. */
-  private unrevise(hunk: HunkRecord, unrevised: Pick<HunkRecord, 'lines' | 'revised'>): void {
-    hunk.lines = unrevised.lines;
-    if (unrevised.revised === undefined) delete hunk.revised;
-    else hunk.revised = unrevised.revised;
-    this.report(hunk, [], true);
+    this.showLines(hunk, revisedLines(hunk, revision));
   }
 }
-

@@ -13,7 +13,8 @@
  * and nothing is written.
  *
  * Each write of a hunk is kept with its journal entry (HunkWrite): an Undo or Redo that
- * brings one back shows that write's lines and revision, not the latest.
+ * brings one back shows that write's lines and revision, not the latest; one that takes a
+ * write off (or a revert) shows the lines the model wrote, unrevised (HunkRecord.modelLines).
  */
 import { FlintFailure } from '../../shared/result';
 import type { HunkState } from '../../shared/edits/hunk-types';
@@ -141,17 +142,24 @@ function writeOf(hunk: HunkRecord): HunkWrite {
 }
 
 /**
- * An Undo or Redo brought `write` back on disk (or took it off): the hunk is that write
- * again — its lines, revision, landing and entries. Returns whether its lines changed
- * (the renderer then needs them all).
+ * An Undo, Redo or revert brought `write` back on disk, or took it off (`off`): the hunk is
+ * that write again — its lines, revision, landing and entries. Off disk, it shows the lines
+ * the model wrote, unrevised: a revision was the user's for that write only (a Redo brings
+ * it back with the write). Returns whether its lines changed (the renderer then needs them all).
  */
-export function bringBack(hunk: HunkRecord, write: HunkWrite): boolean {
-  const changed = !sameLines(hunk.lines, write.lines);
-  // The entry it leaves stays reachable: a Redo may bring that write back in turn.
-  if (hunk.journalEntryId !== undefined && hunk.journalEntryId !== write.journalEntryId && !hunk.earlierEntryIds?.includes(hunk.journalEntryId)) (hunk.earlierEntryIds ??= []).push(hunk.journalEntryId);
-  for (const key of ['revised', 'journalEntryId', 'writtenEntryIds', 'landing', 'ownEntries'] as const) delete hunk[key];
-  Object.assign(hunk, write, { lines: [...write.lines] });
-  return changed;
+export function bringBack(hunk: HunkRecord, write: HunkWrite | undefined, off: boolean): boolean {
+  const shown = hunk.lines;
+  if (write !== undefined) {
+    // The entry it leaves stays reachable: a Redo may bring that write back in turn.
+    if (hunk.journalEntryId !== undefined && hunk.journalEntryId !== write.journalEntryId && !hunk.earlierEntryIds?.includes(hunk.journalEntryId)) (hunk.earlierEntryIds ??= []).push(hunk.journalEntryId);
+    for (const key of ['revised', 'journalEntryId', 'writtenEntryIds', 'landing', 'ownEntries'] as const) delete hunk[key];
+    Object.assign(hunk, write, { lines: [...write.lines] });
+  }
+  if (off && hunk.modelLines !== undefined) {
+    hunk.lines = [...hunk.modelLines];
+    delete hunk.revised;
+  }
+  return !sameLines(shown, hunk.lines);
 }
 
 function sameLines(a: readonly HunkLine[], b: readonly HunkLine[]): boolean {
