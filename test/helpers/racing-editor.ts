@@ -6,7 +6,7 @@
  *
  * Every save's bytes are unique, so a test can tell afterwards where each one went.
  */
-import { open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseScratchName } from '../../src/main/fs/captured-file';
 
@@ -15,7 +15,7 @@ export type SaveKind = 'atomic' | 'in-place' | 'slow-in-place';
 export interface EditorSave {
   kind: SaveKind;
   bytes: Buffer;
-  /** What the disk held just before this save began (null: no file): whatever it replaced. */
+  /** What the save replaced (null: no file): the inode it rewrote, or what the name held before an atomic save. */
   replaced: Buffer | null;
 }
 
@@ -45,8 +45,9 @@ export class RacingEditor {
     this.buffer = lines.join('\n');
     const bytes = Buffer.from(this.buffer);
     const kind = kinds[Math.floor(this.random() * kinds.length)]!;
-    this.saves.push({ kind, bytes, replaced: onDisk });
-    await this.save(kind, bytes);
+    const save: EditorSave = { kind, bytes, replaced: onDisk };
+    this.saves.push(save);
+    await this.save(save);
   }
 
   /**
@@ -73,7 +74,23 @@ export class RacingEditor {
     });
   }
 
-  private async save(kind: SaveKind, bytes: Buffer): Promise<void> {
+  /**
+   * Opens the file under the name to rewrite it in place, as editors do, and records what
+   * the save really replaces: the bytes of that very inode, read before it is truncated
+   * (what the name held when the editor read it may have changed by the time it opens:
+   * Flint may have put a late writer's bytes back meanwhile). With no file under the name,
+   * one is created, as `open(path, 'w')` would.
+   */
+  private async openInPlace(save: EditorSave): Promise<FileHandle> {
+    const handle = await open(this.path, 'r+').catch(() => null);
+    if (handle === null) return open(this.path, 'w');
+    save.replaced = await handle.readFile();
+    await handle.truncate(0);
+    return handle;
+  }
+
+  private async save(save: EditorSave): Promise<void> {
+    const { kind, bytes } = save;
     switch (kind) {
       case 'atomic': {
         const temporary = join(dirname(this.path), `${basename(this.path)}~editor-${this.count}`);
@@ -81,11 +98,17 @@ export class RacingEditor {
         await rename(temporary, this.path);
         return;
       }
-      case 'in-place':
-        await writeFile(this.path, bytes);
+      case 'in-place': {
+        const handle = await this.openInPlace(save);
+        try {
+          await handle.write(bytes, 0, bytes.length, 0);
+        } finally {
+          await handle.close();
+        }
         return;
+      }
       case 'slow-in-place': {
-        const handle = await open(this.path, 'w');
+        const handle = await this.openInPlace(save);
         try {
           const half = Math.floor(bytes.length / 2);
           await handle.write(bytes, 0, half, 0);
