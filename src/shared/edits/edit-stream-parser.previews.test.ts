@@ -32,6 +32,11 @@ describe('EditStreamParser: a hunk before its first line is whole', () => {
     expect(events[3]).toEqual({ type: 'hunk-hints', hunkIndex: 0, contextHints: ['class A', 'method b'] });
   });
 
+  it('drops blank lines between stacked @@ lines: they separate, they are not lines of the hunk', () => {
+    const events = feed(['*** Begin Patch\n*** Update File: a.ts\n@@ a\n\n@@ b\n x\n']);
+    expect(events.filter((event) => event.type === 'hunk-line')).toEqual([{ type: 'hunk-line', hunkIndex: 0, line: { kind: 'context', text: 'x' } }]);
+  });
+
   it('previews the line still arriving, growing, until it is whole', () => {
     const events = feed(['*** Begin Patch\n*** Update File: a.ts\n@@\n-ret', 'urn 1;', '\n+re']);
     expect(events.filter((event) => event.type === 'hunk-partial' || event.type === 'hunk-line')).toEqual([

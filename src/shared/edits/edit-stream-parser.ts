@@ -280,6 +280,7 @@ export class EditStreamParser {
       this.closeHunk();
       this.openHunk();
     }
+    this.heldBlankLines = 0; // Blank lines between stacked `@@` lines separate them.
     const { hint, hadLineNumbers } = hunkHeaderHint(text);
     if (hadLineNumbers) this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
     if (!hint) return;
@@ -366,10 +367,7 @@ export class EditStreamParser {
     this.emit({ type: 'hunk-line', hunkIndex: this.hunkIndex, line });
   }
 
-  /**
-   * Closes the open hunk, dropping the blank lines held at its end (separators); at a
-   * section's end also reports an `@@` that no line followed.
-   */
+  /** Closes the open hunk (reporting one no line followed), dropping the blank lines held at its end (separators). */
   private closeHunk(): void {
     this.heldBlankLines = 0;
     this.pendingHints = [];

@@ -49,8 +49,8 @@ export type EditEvent =
   | { type: 'move'; fileIndex: number; to: string }
   /**
    * A hunk began (at its `@@` header, SEARCH marker or Add File header, or at its first line
-   * when it has none); `contextHints` are V4A's `@@ text` lines (class, then function…),
-   * outermost first; `startedAt` is when the opening line's first byte arrived (with a clock).
+   * when it has none); a V4A hunk's `@@ text` hints (class, then function…, outermost
+   * first) follow as `hunk-hints`; `startedAt` is when the opening line's first byte arrived (with a clock).
    */
   | { type: 'hunk-open'; hunkIndex: number; fileIndex: number; contextHints: string[]; startedAt?: number }
   /** A stacked `@@` line narrowed the open hunk before its first line: its hints so far. */

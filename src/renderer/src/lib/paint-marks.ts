@@ -41,6 +41,8 @@ export function markElementPainted(element: Element, identifier: string, sinceEp
   }
   element.setAttribute('elementtiming', identifier);
   if (inDom.has(identifier)) return;
+  // Bounded: an identifier is marked within a frame or two of its first use.
+  if (inDom.size > 1000) inDom.clear();
   inDom.add(identifier);
   waiting.set(identifier, { sinceEpochMs, mark });
   // Flint's own share: from `sinceEpochMs` to the DOM holding the element (the rest is the frame).

@@ -91,5 +91,5 @@ function useFileReview(answer: AnswerHandle, review: ReviewHandle, path: string 
     const labels = reviewKeyLabels(isMac);
     return { accept: (id: string) => void decide('accept', id), reject: (id: string) => void decide('reject', id), enter: setChosen, acceptKey: labels.accept, rejectKey: labels.reject };
   }, [decide, setChosen]);
-  return { hunks, current, revealTick, actions, surface, pendingFocus, streaming: answer.view?.status === 'streaming' };
+  return { hunks, current, revealTick, actions, surface, pendingFocus, streaming: answer.view?.status === 'streaming', sessionId: answer.view?.sessionId ?? null };
 }

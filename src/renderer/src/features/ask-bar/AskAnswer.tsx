@@ -5,10 +5,10 @@
  */
 import { isMac } from '../../lib/platform';
 import type { AnswerView } from '../edits/answer-view';
+import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 import { reviewKeyLabels } from '../review/review-keys';
 
 const keys = reviewKeyLabels(isMac);
-import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 
 export function AskAnswer({ view }: { view: AnswerView }) {
   const isStreaming = view.status === 'streaming';
@@ -31,7 +31,7 @@ export function AskAnswer({ view }: { view: AnswerView }) {
       {hunkCount > 0 && (
         <p className="ask-bar-meta" aria-label="Proposed changes">
           {hunkCount} {hunkCount === 1 ? 'change' : 'changes'} to review in the file: <kbd>{keys.accept}</kbd> accept, <kbd>{keys.reject}</kbd> reject,{' '}
-          <kbd>{keys.next}</kbd> next, <kbd>{isMac ? "⌘/" : "Ctrl+/"}</kbd> all keys.
+          <kbd>{keys.next}</kbd> next, <kbd>{isMac ? '⌘/' : 'Ctrl+/'}</kbd> all keys.
         </p>
       )}
       {latest?.status === 'failed' && <p className="form-error">{latest.message ?? view.message} Retry is in the diff pane.</p>}

@@ -28,11 +28,11 @@ const FOLLOW_SLACK_PX = 40;
 export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: AnswerBlockProps) {
   const { scrollRef, contentRef, onScroll } = useFollowStream();
   // Stable while the answer streams: memoized cards re-render only when their hunk changes.
-  const { accept, reject, revert } = answer;
+  const { revert } = answer;
   const { decide, select } = review;
   const cardActions: HunkCardActions = useMemo(
     () => ({ onAccept: (id) => void decide('accept', id, 'card'), onReject: (id) => void decide('reject', id, 'card'), onRevert: (id) => void revert(id), onSelect: (id) => select(id, 'code'), keys }),
-    [accept, reject, revert, decide, select, keys],
+    [revert, decide, select, keys],
   );
 
   return (

@@ -42,7 +42,8 @@ export function EditPane({ currentFile, answer, review, shortcutLabel, onAsk, on
         onUndo={() => void review.undo()}
       />
       {answer.conversations.length > 0 && <HistoryList conversations={answer.conversations} shownId={view?.sessionId ?? null} onShow={(id) => void answer.show(id)} />}
-      {view && <AnswerBlock view={view} answer={answer} review={review} keys={keys} onOpenSettings={onOpenSettings} />}
+      {/* A new conversation mounts new cards: hunk ids repeat from one to the next. */}
+      {view && <AnswerBlock key={view.sessionId} view={view} answer={answer} review={review} keys={keys} onOpenSettings={onOpenSettings} />}
     </section>
   );
 }

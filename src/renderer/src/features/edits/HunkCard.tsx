@@ -57,7 +57,8 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
   const canRevert = hunk.state === 'accepted';
   const folded = !expanded && isFolded(hunk);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
-    if (event.target !== event.currentTarget) return;
+    // A held key decides one hunk, not the ones focus moves to after it.
+    if (event.target !== event.currentTarget || (event.repeat && event.key !== 'ArrowDown' && event.key !== 'ArrowUp')) return;
     // A superseded hunk is accepted with its button only, after its warning is in view.
     if (event.key === 'a' && canAccept && !hunk.superseded) actions.onAccept(hunk.id);
     else if (event.key === 'r' && canReject) actions.onReject(hunk.id);
@@ -79,7 +80,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
       data-hunk-number={hunk.number}
       // One Tab stop per hunk: its buttons answer to keys on the card (and to the pointer).
       tabIndex={0}
-      aria-keyshortcuts={canRevert ? 'Enter U L' : 'Enter A R L'}
+      aria-keyshortcuts={[canAccept && !hunk.superseded ? 'A' : '', canReject ? 'R' : '', canRevert ? 'U' : '', isFolded(hunk) ? 'L' : '', 'Enter'].filter(Boolean).join(' ')}
       onKeyDown={onKeyDown}
     >
       <header className="hunk-header">
@@ -178,7 +179,7 @@ function useHunkLines(hunk: HunkMeta, store: HunkLineStore, hostRef: React.RefOb
 function useFirstPaintMark(hunk: HunkMeta, pathRef: React.RefObject<HTMLButtonElement | null>): void {
   const firstByteAt = hunk.state === 'streaming' ? hunk.firstByteAtEpochMs : undefined;
   useLayoutEffect(() => {
-    if (firstByteAt !== undefined && pathRef.current) markElementPainted(pathRef.current, `hunk:${hunk.id}`, firstByteAt);
+    if (firstByteAt !== undefined && pathRef.current) markElementPainted(pathRef.current, `hunk:${hunk.id}@${firstByteAt}`, firstByteAt);
   }, [hunk.id, firstByteAt, pathRef]);
 }
 

@@ -76,6 +76,8 @@ export class HunkEditor implements HunkLineListener {
     }
     if (!this.partialRow) {
       this.partialRow = document.createElement('div');
+      // Rewritten at every token: assistive technology hears the line once it is whole.
+      this.partialRow.setAttribute('aria-hidden', 'true');
       this.container.append(this.partialRow);
     }
     this.partialRow.className = `hunk-row is-${line.kind} is-partial`;
@@ -89,6 +91,7 @@ export class HunkEditor implements HunkLineListener {
     this.partialRow = null;
     for (const line of lines) {
       const row = reused ?? document.createElement('div');
+      row.removeAttribute('aria-hidden');
       row.className = `hunk-row is-${line.kind}`;
       row.textContent = `${PREFIX[line.kind]}${line.text}`;
       if (reused) reused = null;

@@ -75,6 +75,7 @@ export class HunkLineStore {
   clear(): void {
     this.lines.clear();
     this.partials.clear();
+    this.listeners.clear();
     this.previews.clear();
     this.characters = 0;
   }

@@ -42,7 +42,7 @@ export class HunkPreviews {
     this.store.listen(hunk.id, editor);
     place.append(card);
     // The hunk is on screen when its card's head (its path) is: timed from its first byte.
-    if (hunk.firstByteAtEpochMs !== undefined) markElementPainted(path, `hunk:${hunk.id}`, hunk.firstByteAtEpochMs);
+    if (hunk.firstByteAtEpochMs !== undefined) markElementPainted(path, `hunk:${hunk.id}@${hunk.firstByteAtEpochMs}`, hunk.firstByteAtEpochMs);
     this.shown.set(hunk.id, { card, editor });
   }
 

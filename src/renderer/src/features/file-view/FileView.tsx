@@ -39,6 +39,8 @@ export interface FileReview {
   surface: { current: ReviewSurface | null };
   /** An answer is streaming (see STREAMING_REDRAW_INTERVAL_MS). */
   streaming: boolean;
+  /** The conversation the hunks are of. */
+  sessionId: string | null;
   /** Focus asked for a hunk before its file was drawn (see use-review.ts). */
   pendingFocus: { current: { hunkId: string } | null };
 }
@@ -59,7 +61,7 @@ export function FileView({ path, review }: FileViewProps) {
   useEffect(() => {
     const editor = new CodeEditor(hostRef.current!, () => actionsRef.current);
     editorRef.current = editor;
-    review.surface.current = { revisionOf: (id) => editor.revisionOf(id), focusHunk: (id) => editor.focusHunk(id), hunkAtCursor: () => editor.hunkAtCursor(), editedRevisions: () => editor.editedRevisions() };
+    review.surface.current = { revisionOf: (id) => editor.revisionOf(id), focusHunk: (id) => editor.focusHunk(id), hunkAtCursor: () => editor.hunkAtCursor(), editedRevisions: () => editor.editedRevisions(), isEditingAtCursor: () => editor.isEditingAtCursor() };
     return () => {
       review.surface.current = null;
       editor.destroy();
@@ -134,7 +136,8 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
   const revealed = useRef(-1);
   const [drawn, setDrawn] = useState({ count: 0, placed: 0, unplaced: 0 });
   const lastDrawAt = useRef(0);
-  const hunksKey = review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}`).join(',');
+  // Ids repeat across conversations: the session and the lines say which hunk it is.
+  const hunksKey = `${review.sessionId}:${review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}+${hunk.lines.length}`).join(',')}`;
   const latest = useRef({ path, content, review });
   latest.current = { path, content, review };
   useEffect(() => {

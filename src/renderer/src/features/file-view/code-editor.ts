@@ -1,5 +1,6 @@
 /**
- * A read-only CodeMirror 6 view whose document and language can be swapped in place.
+ * The CodeMirror 6 view of a file, with the hunks waiting in it drawn in place (editable
+ * only in their added lines, see review-extension.ts); document and language swap in place.
  */
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { defaultHighlightStyle, HighlightStyle, LanguageDescription, syntaxHighlighting } from '@codemirror/language';
@@ -52,7 +53,7 @@ const theme = EditorView.theme(
 );
 
 /** The one change that turns `before` into `after`: what lies between their common start and end. */
-function changedSpan(before: string, after: string): { from: number; to: number; insert: string } | [] {
+function replacedSpan(before: string, after: string): { from: number; to: number; insert: string } | [] {
   if (before === after) return [];
   let head = 0;
   while (head < before.length && head < after.length && before.charCodeAt(head) === after.charCodeAt(head)) head += 1;
@@ -64,6 +65,7 @@ function changedSpan(before: string, after: string): { from: number; to: number;
 export class CodeEditor {
   readonly view: EditorView;
   private readonly language = new Compartment();
+  private readonly undoHistory = new Compartment();
   private languageRequest = 0;
 
   /**
@@ -89,7 +91,7 @@ export class CodeEditor {
           syntaxHighlighting(darkHighlight),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           // Editable only where a hunk adds text (review-extension.ts guards the rest).
-          history(),
+          this.undoHistory.of(history()),
           // A name for screen readers; tabindex says what contenteditable implies, so axe sees
           // that the scroller around it can be reached from the keyboard.
           EditorView.contentAttributes.of({ 'aria-label': 'File contents', tabindex: '0' }),
@@ -112,19 +114,31 @@ export class CodeEditor {
     this.view.dispatch({
       // Drawn again (a hunk came or went, the file was saved): only what differs is replaced,
       // so the parser, the decorations and the cursor move only there.
-      changes: isReload ? changedSpan(this.view.state.doc.toString(), text) : { from: 0, to: this.view.state.doc.length, insert: text },
+      changes: isReload ? replacedSpan(this.view.state.doc.toString(), text) : { from: 0, to: this.view.state.doc.length, insert: text },
       ...(isReload ? {} : { selection: { anchor: 0 } }),
       effects: setReviewBlocks.of(review.blocks),
       // A new drawing is not something the user's Undo takes back.
       annotations: Transaction.addToHistory.of(false),
     });
     this.view.scrollDOM.scrollTop = isReload ? scrollTop : 0;
-    if (!isReload) void this.setLanguageFor(path);
+    if (isReload) return;
+    // Another file: the editor's own Undo must not replay an edit made in the last one.
+    this.view.dispatch({ effects: this.undoHistory.reconfigure([]) });
+    this.view.dispatch({ effects: this.undoHistory.reconfigure(history()) });
+    void this.setLanguageFor(path);
   }
 
   /** The new text of each hunk the user edited in place (kept when the blocks are drawn again). */
   editedTexts(): Map<string, string[]> {
     return new Map(blocksNow(this.view.state).filter(isEdited).map((block) => [block.hunkId, newLinesNow(block)]));
+  }
+
+  /** Whether the cursor is in added text of a hunk the user edited (there, word deletion is typing). */
+  isEditingAtCursor(): boolean {
+    if (!this.view.hasFocus) return false;
+    const head = this.view.state.selection.main.head;
+    const block = blocksNow(this.view.state).find((candidate) => candidate.from <= head && head <= candidate.to);
+    return block !== undefined && isEdited(block) && block.lines.some((line) => line.kind === 'add' && line.from <= head && head <= line.to);
   }
 
   /** The hunks the user edited in place, each with its edit (Accept all takes them so). */

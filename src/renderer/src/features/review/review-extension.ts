@@ -12,6 +12,7 @@ import { EditorState, StateEffect, StateField, Transaction, type Extension, type
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view';
 import type { HunkLine } from '../../../../shared/edits/edit-types';
 import type { ReviewBlock, ReviewDoc } from './review-doc';
+import { reviewTheme as theme } from './review-theme';
 import { changedSpan } from './review-lines';
 
 /** What a block's header shows and does. */
@@ -187,7 +188,8 @@ class BlockHeader extends WidgetType {
   constructor(
     private readonly block: BlockNow,
     private readonly current: boolean,
-    private readonly actions: ReviewActions,
+    /** Read at each click: a header kept across drawings never calls stale handlers. */
+    private readonly actions: () => ReviewActions,
     private readonly acceptLabel: string,
   ) {
     super();
@@ -207,7 +209,7 @@ class BlockHeader extends WidgetType {
     const title = document.createElement('span');
     title.className = 'cm-flint-hunk-title';
     title.textContent = `Hunk ${this.block.number} · ${countsOf(this.block)}${isEdited(this.block) ? ' · edited' : ''}`;
-    header.append(title, this.button(this.acceptLabel, this.actions.acceptKey, () => this.actions.accept(this.block.hunkId)), this.button('Reject', this.actions.rejectKey, () => this.actions.reject(this.block.hunkId)));
+    header.append(title, this.button(this.acceptLabel, this.actions().acceptKey, () => this.actions().accept(this.block.hunkId)), this.button('Reject', this.actions().rejectKey, () => this.actions().reject(this.block.hunkId)));
     return header;
   }
 
@@ -270,7 +272,7 @@ export function hunkAt(state: EditorState, position: number): string | null {
 }
 
 /** Classes per line, word marks between a removed line and the added one in its place, and the headers. */
-function drawn(state: EditorState, actions: ReviewActions): DecorationSet {
+function drawn(state: EditorState, actions: () => ReviewActions): DecorationSet {
   const review = state.field(reviewField);
   const builder: Range<Decoration>[] = [];
   for (const block of blocksNow(state)) {
@@ -347,48 +349,11 @@ function countBelow(values: readonly number[], limit: number): number {
   return low;
 }
 
-const theme = EditorView.theme({
-  // Dark enough that every syntax colour keeps 4.5:1 on them (axe-core checks).
-  '.cm-flint-remove': { backgroundColor: '#3d161b' },
-  '.cm-flint-add': { backgroundColor: '#143220' },
-  '.cm-flint-context.is-current, .cm-flint-remove.is-current, .cm-flint-add.is-current': { boxShadow: 'inset 3px 0 0 var(--accent, #61afef)' },
-  // Words that changed: a little lighter and underlined (a brighter fill would cost contrast).
-  '.cm-flint-word-removed': { backgroundColor: '#4c1b22', boxShadow: 'inset 0 -2px 0 #f47067' },
-  '.cm-flint-word-added': { backgroundColor: '#1a3f28', boxShadow: 'inset 0 -2px 0 #3fb950' },
-  '.cm-flint-hunk-header': {
-    display: 'flex',
-    // A narrow file view (800 px windows) puts the buttons under the title.
-    flexWrap: 'wrap',
-    alignItems: 'center',
-    gap: '8px',
-    padding: '2px 8px',
-    fontFamily: 'var(--sans, system-ui)',
-    fontSize: '12px',
-    color: 'var(--text, #e6e6e6)',
-    backgroundColor: 'var(--surface-2, #2a2f38)',
-    borderTop: '1px solid var(--border, #3a404b)',
-  },
-  '.cm-flint-hunk-header.is-current': { backgroundColor: 'var(--current-hunk-bg, #23354d)', outline: '1px solid var(--accent, #61afef)' },
-  '.cm-flint-hunk-title': { flex: '1' },
-  '.cm-flint-hunk-header button': {
-    font: 'inherit',
-    color: 'inherit',
-    background: 'var(--button-bg, #353b45)',
-    border: '1px solid var(--border, #4a505b)',
-    borderRadius: '4px',
-    padding: '1px 8px',
-    cursor: 'pointer',
-  },
-  // The selection shows over the diff's line colours (drawn under the text, it would be hidden).
-  // (code-editor.ts makes it translucent, so the text stays readable under it).
-  '.cm-selectionLayer': { zIndex: '1 !important', pointerEvents: 'none' },
-  '.cm-flint-hunk-header kbd': { fontSize: '11px', marginLeft: '4px', fontFamily: 'var(--mono)' },
-});
 
 /** The review: its state, the guard on kept text, what is drawn, and the gutter's numbers. */
 export function reviewExtension(actions: () => ReviewActions): Extension {
   // Drawn again when the selection moves too: the header says how many lines Accept takes.
-  const drawing = EditorView.decorations.compute([reviewField, 'selection'], (state) => drawn(state, actions()));
+  const drawing = EditorView.decorations.compute([reviewField, 'selection'], (state) => drawn(state, actions));
   // A click or a move into a hunk makes it the current one.
   const follow = EditorView.updateListener.of((update) => {
     if (!update.selectionSet || !update.view.hasFocus) return;

@@ -24,6 +24,8 @@ export interface ReviewSurface {
   hunkAtCursor(): string | null;
   /** The hunks edited in place, with their edits: Accept all writes those, not the model's text. */
   editedRevisions(): Record<string, HunkRevision>;
+  /** The cursor is in added text of a hunk the user edited (word deletion there is typing). */
+  isEditingAtCursor(): boolean;
 }
 
 /** Where focus goes with a newly current hunk: its card, the code view at it, or nowhere (it stays). */
@@ -109,7 +111,7 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
   const undo = useUndoWrite(onError, onNotice);
 
   const run = useCallback((action: ReviewKeyAction) => runAction(action, { decide, move, acceptAll: acceptEverything, rejectAll, undo, openSheet: () => setSheetOpen(true) }), [acceptEverything, rejectAll, decide, move, undo]);
-  useReviewKeys(run, latest);
+  useReviewKeys(run, latest, surface);
   const closeSheet = useCallback(() => setSheetOpen(false), []);
   const openSheet = useCallback(() => setSheetOpen(true), []);
   return { current, revealTick, select, setChosen, decide, move, undo, acceptAll: acceptEverything, surface, pendingFocus, isSheetOpen, closeSheet, openSheet };
@@ -136,14 +138,16 @@ function useUndoWrite(onError: (message: string) => void, onNotice: (message: st
 }
 
 /** The keys, listened to first (capture) so no text box or editor takes them. */
-function useReviewKeys(run: (action: ReviewKeyAction) => void, latest: { current: { current: string | null } }): void {
+function useReviewKeys(run: (action: ReviewKeyAction) => void, latest: { current: { current: string | null } }, surface: { current: ReviewSurface | null }): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
       const element = event.composedPath()[0];
       // Settings and the shortcuts sheet are modal: the review waits behind them, wherever focus is.
       if (document.querySelector('[aria-modal="true"]')) return;
-      const action = reviewKeyAction(event, targetOf(element), isMac);
+      const action = reviewKeyAction(event, targetOf(element, surface.current), isMac);
       if (action === null) return;
+      // A held key decides one hunk, not every hunk after it (moving may repeat).
+      if (event.repeat && action !== 'next' && action !== 'previous') return event.preventDefault();
       // With nothing to decide, Ctrl+Enter in the ask bar still sends the question.
       if ((action === 'accept' || action === 'reject') && latest.current.current === null && isTextBox(element)) return;
       event.preventDefault();
@@ -152,7 +156,7 @@ function useReviewKeys(run: (action: ReviewKeyAction) => void, latest: { current
     };
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [run, latest]);
+  }, [run, latest, surface]);
 }
 
 function isTextBox(element: EventTarget | undefined): element is HTMLInputElement | HTMLTextAreaElement {
@@ -160,12 +164,13 @@ function isTextBox(element: EventTarget | undefined): element is HTMLInputElemen
 }
 
 /**
- * In the code view Ctrl/Cmd+Backspace rejects, as in Cursor's inline diffs (typing there is
- * editing a hunk, and Undo there is the editor's own); in a text box it deletes a word.
+ * In the code view Ctrl/Cmd+Backspace rejects, as in Cursor's inline diffs — unless the
+ * cursor is in added text the user has been editing, where it deletes a word; in a text
+ * box with text it deletes a word.
  */
-function targetOf(element: EventTarget | undefined): KeyTarget {
+function targetOf(element: EventTarget | undefined, surface: ReviewSurface | null): KeyTarget {
   if (isTextBox(element)) return { isTyping: true, hasText: element.value.length > 0 };
-  if (element instanceof HTMLElement && element.isContentEditable) return { isTyping: true, hasText: false };
+  if (element instanceof HTMLElement && element.isContentEditable) return { isTyping: true, hasText: surface?.isEditingAtCursor() ?? false };
   return { isTyping: false, hasText: false };
 }
 
