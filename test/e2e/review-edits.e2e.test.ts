@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/chromium';
 import { flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
 import { reviewPage } from '../helpers/review-page';
-import { SimScriptSchema } from '../sim/sim-script';
 
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 
@@ -104,21 +103,14 @@ describe('editing hunks in the file view', () => {
     flint = await flintOnSim({
       name: 'review-edits',
       files: { 'src/two.ts': TWO, 'src/saved.ts': SAVED, 'src/crlf.txt': CRLF, 'src/noeol.txt': NO_EOL, 'src/conf.ts': CONF, 'src/sel.ts': SEL },
-      sim: {
-      ttftMs: 10,
-      tokensPerSecond: 2000,
-      chunkTokens: 4,
-      script: SimScriptSchema.parse({
-        rules: [
-          { match: { inputIncludes: 'case-two' }, answer: { text: TWO_PATCH } },
-          { match: { inputIncludes: 'case-saved' }, answer: { text: SAVED_PATCH } },
-          { match: { inputIncludes: 'case-crlf' }, answer: { text: CRLF_PATCH } },
-          { match: { inputIncludes: 'case-noeol' }, answer: { text: NO_EOL_PATCH } },
-          { match: { inputIncludes: 'case-conf' }, answer: { text: CONF_PATCH } },
-          { match: { inputIncludes: 'case-sel' }, answer: { text: SEL_PATCH } },
-        ],
-      }),
-      },
+      rules: [
+        { match: { inputIncludes: 'case-two' }, answer: { text: TWO_PATCH } },
+        { match: { inputIncludes: 'case-saved' }, answer: { text: SAVED_PATCH } },
+        { match: { inputIncludes: 'case-crlf' }, answer: { text: CRLF_PATCH } },
+        { match: { inputIncludes: 'case-noeol' }, answer: { text: NO_EOL_PATCH } },
+        { match: { inputIncludes: 'case-conf' }, answer: { text: CONF_PATCH } },
+        { match: { inputIncludes: 'case-sel' }, answer: { text: SEL_PATCH } },
+      ],
     });
     page = flint.page;
     page.setDefaultTimeout(5_000);

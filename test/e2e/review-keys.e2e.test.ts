@@ -10,7 +10,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/chromium';
 import { flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
 import { reviewPage } from '../helpers/review-page';
-import { SimScriptSchema } from '../sim/sim-script';
 
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 
@@ -66,18 +65,11 @@ describe('review keys and selections', () => {
     flint = await flintOnSim({
       name: 'review-keys',
       files: { 'src/a.ts': A, 'src/b.ts': B, 'src/c.ts': C },
-      sim: {
-      ttftMs: 10,
-      tokensPerSecond: 2000,
-      chunkTokens: 4,
-      script: SimScriptSchema.parse({
-        rules: [
-          { match: { inputIncludes: 'case-alpha' }, answer: { text: A_PATCH } },
-          { match: { inputIncludes: 'case-bravo' }, answer: { text: B_PATCH } },
-          { match: { inputIncludes: 'case-charlie' }, answer: { text: C_PATCH } },
-        ],
-      }),
-      },
+      rules: [
+        { match: { inputIncludes: 'case-alpha' }, answer: { text: A_PATCH } },
+        { match: { inputIncludes: 'case-bravo' }, answer: { text: B_PATCH } },
+        { match: { inputIncludes: 'case-charlie' }, answer: { text: C_PATCH } },
+      ],
     });
     page = flint.page;
     page.setDefaultTimeout(5_000);

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/chromium';
 import { flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
 import { reviewPage } from '../helpers/review-page';
-import { SimScriptSchema } from '../sim/sim-script';
 
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 
@@ -62,15 +61,10 @@ describe('navigation between hunks and files', () => {
     flint = await flintOnSim({
       name: 'review-navigation',
       files: { 'src/small.ts': SMALL, 'src/long.ts': LONG, 'src/tabs.js': TABS },
-      sim: {
-      ttftMs: 10,
-      tokensPerSecond: 2000,
-      chunkTokens: 4,
-      script: SimScriptSchema.parse({ rules: [
-          { match: { inputIncludes: 'case-twofiles' }, answer: { text: PATCH } },
-          { match: { inputIncludes: 'case-tabs' }, answer: { text: TABS_PATCH } },
-        ] }),
-      },
+      rules: [
+        { match: { inputIncludes: 'case-twofiles' }, answer: { text: PATCH } },
+        { match: { inputIncludes: 'case-tabs' }, answer: { text: TABS_PATCH } },
+      ],
     });
     page = flint.page;
     page.setDefaultTimeout(5_000);

@@ -9,7 +9,6 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/chromium';
 import { E2E_OUTPUT as OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
-import { SimScriptSchema } from '../sim/sim-script';
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 const ORIGINAL = lines(
   'export function add(a: number, b: number) {',
@@ -92,17 +91,10 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
     flint = await flintOnSim({
       name: 'review',
       files: { 'src/calc.ts': ORIGINAL },
-      sim: {
-        ttftMs: 10,
-        tokensPerSecond: 2000,
-        chunkTokens: 4,
-        script: SimScriptSchema.parse({
-          rules: [
-            { match: { inputIncludes: 'three changes' }, answer: { text: THREE_HUNKS } },
-            { match: { inputIncludes: 'rename' }, answer: { text: RENAMES } },
-          ],
-        }),
-      },
+      rules: [
+        { match: { inputIncludes: 'three changes' }, answer: { text: THREE_HUNKS } },
+        { match: { inputIncludes: 'rename' }, answer: { text: RENAMES } },
+      ],
     });
     page = flint.page;
     page.setDefaultTimeout(5_000);

@@ -9,10 +9,13 @@ import { dirname, join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { eventually, openFlintPage } from './chromium';
 import { simulatorServeEnv, startServeProcess, type ServeProcess } from './serve-process';
+import type { z } from 'zod';
+import { SimScriptSchema } from '../sim/sim-script';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../sim/simulator';
 
 export const E2E_OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
 const API_KEY = 'sk-e2e';
+const FAST_MODEL: SimulatorOptions = { ttftMs: 10, tokensPerSecond: 2000, chunkTokens: 4 };
 
 export interface FlintOnSim {
   /** The project's folder. */
@@ -33,7 +36,10 @@ export interface FlintOnSimOptions {
   name: string;
   /** Project-relative path → text. */
   files: Record<string, string>;
-  sim: SimulatorOptions;
+  /** The simulator's answers, by what the question includes. */
+  rules?: z.input<typeof SimScriptSchema>['rules'];
+  /** The simulator's pace and the rest (default: a fast model, 2,000 tokens/s in 4-token deltas). */
+  sim?: SimulatorOptions;
   /** Start on the welcome screen (no folder on the command line). */
   noProject?: boolean;
 }
@@ -46,7 +52,7 @@ export async function flintOnSim(options: FlintOnSimOptions): Promise<FlintOnSim
     await writeFile(join(project, path), text);
   }
   await mkdir(project, { recursive: true });
-  const sim = await startSimulator({ apiKey: API_KEY, ...options.sim });
+  const sim = await startSimulator({ apiKey: API_KEY, ...FAST_MODEL, ...(options.rules ? { script: SimScriptSchema.parse({ rules: options.rules }) } : {}), ...options.sim });
   const serve = await startServeProcess(options.noProject ? [] : [project], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, API_KEY));
   const { browser, page, errors } = await openFlintPage(serve.url);
   return {
