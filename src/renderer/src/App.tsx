@@ -74,6 +74,8 @@ export function App() {
         <AskBar
           bar={bar}
           currentFile={state.project ? state.currentFile.path : null}
+          // Known at once: the bar does not jump from the middle to the file view as its scope loads.
+          hasProject={state.project !== null}
           shortcutLabel={shortcutLabel}
           systemWide={state.hotkey?.state === 'registered'}
           answer={answer}

@@ -25,6 +25,8 @@ export interface AskBarProps {
   bar: AskBarHandle;
   /** Known before main answers, so the bar names the file at once. */
   currentFile: string | null;
+  /** A project is open: the bar sits over the file view (centered only on the welcome screen). */
+  hasProject: boolean;
   shortcutLabel: string;
   /** The shortcut works from other apps too (registered system-wide). */
   systemWide: boolean;
@@ -33,7 +35,7 @@ export interface AskBarProps {
   onOpenFolder: () => void;
 }
 
-export function AskBar({ bar, currentFile, shortcutLabel, systemWide, answer, onOpenSettings, onOpenFolder }: AskBarProps) {
+export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, onOpenSettings, onOpenFolder }: AskBarProps) {
   const { scope, focus, draft, setDraft } = bar;
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
@@ -51,7 +53,7 @@ export function AskBar({ bar, currentFile, shortcutLabel, systemWide, answer, on
   const change = scope?.recentChange ?? null;
 
   return (
-    <div ref={dialogRef} className={`ask-bar${scope?.project ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
+    <div ref={dialogRef} className={`ask-bar${hasProject ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
       <AskBarTitle titleRef={titleRef} path={scope?.path ?? currentFile} scope={scope} onClose={bar.close} />
       {change && <FocusChip change={change} focus={focus} onToggle={bar.toggleFocus} />}
       {scope?.window?.truncated && <WindowNote sent={scope.window} />}
