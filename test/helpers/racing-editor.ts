@@ -15,7 +15,7 @@ export type SaveKind = 'atomic' | 'in-place' | 'slow-in-place';
 export interface EditorSave {
   kind: SaveKind;
   bytes: Buffer;
-  /** What the save replaced (null: no file): the inode it rewrote, or what the name held before an atomic save. */
+  /** What the save replaced (null: no file): the inode it rewrote, or what the name held just before an atomic save's rename. */
   replaced: Buffer | null;
 }
 
@@ -78,15 +78,24 @@ export class RacingEditor {
    * Opens the file under the name to rewrite it in place, as editors do, and records what
    * the save really replaces: the bytes of that very inode, read before it is truncated
    * (what the name held when the editor read it may have changed by the time it opens:
-   * Flint may have put a late writer's bytes back meanwhile). With no file under the name,
-   * one is created, as `open(path, 'w')` would.
+   * Flint may have put a late writer's bytes back meanwhile). The name is absent for an
+   * instant while Flint swaps a file (see readDisk): then it tries again, so what it opens
+   * is what it records. With no file under the name, one is created, as `open(path, 'w')` would.
    */
   private async openInPlace(save: EditorSave): Promise<FileHandle> {
-    const handle = await open(this.path, 'r+').catch(() => null);
-    if (handle === null) return open(this.path, 'w');
-    save.replaced = await handle.readFile();
-    await handle.truncate(0);
-    return handle;
+    for (let attempt = 0; ; attempt += 1) {
+      const handle = await open(this.path, 'r+').catch(() => null);
+      if (handle !== null) {
+        save.replaced = await handle.readFile();
+        await handle.truncate(0);
+        return handle;
+      }
+      if ((attempt >= 3 && !(await this.isTakenAside())) || attempt === 1000) {
+        save.replaced = null;
+        return open(this.path, 'w');
+      }
+      await sleep(1);
+    }
   }
 
   private async save(save: EditorSave): Promise<void> {
@@ -95,6 +104,8 @@ export class RacingEditor {
       case 'atomic': {
         const temporary = join(dirname(this.path), `${basename(this.path)}~editor-${this.count}`);
         await writeFile(temporary, bytes);
+        // What the rename replaces is read just before it (Flint may have put a late writer's bytes back since the editor read the file).
+        save.replaced = await this.readDisk();
         await rename(temporary, this.path);
         return;
       }
