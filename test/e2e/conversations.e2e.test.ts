@@ -55,12 +55,8 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     await mkdir(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, `${name}.png`) });
   };
-  /** Asks in a new conversation, and waits until it replaced the one on screen (a card of the old one must not be read as the new one's). */
-  const askNew = async (text: string) => {
-    const shown = await page.locator('.edit-session').getAttribute('data-session', { timeout: 200 }).catch(() => null);
-    await askFlint(page, text, { fresh: true });
-    await eventually(() => page.locator('.edit-session').getAttribute('data-session').catch(() => null), (id) => id !== null && id !== shown, 'the new conversation on screen');
-  };
+  /** Asks in a new conversation (askFlint waits until it replaced the one on screen). */
+  const askNew = (text: string) => askFlint(page, text, { fresh: true });
   const startServe = async () => {
     // A deep model besides the fast one: a failed turn then offers to retry with it.
     serve = await startServeProcess([project], { ...simulatorServeEnv(config, sim.baseUrl, 'sk-e2e'), FLINT_DEEP_MODEL: 'gpt-5.3-codex' });

@@ -49,16 +49,8 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
   const stateOf = (index: number) => cards().nth(index).getByLabel('Hunk state').innerText();
   /** The file's text; while Flint swaps it (undo) the name is free for an instant, which reads as "not yet". */
   const onDisk = () => readFile(join(project, 'src', 'app.ts'), 'utf8').catch(() => '(being swapped)');
-  const sessionId = async () => {
-    const session = page.locator('.edit-session');
-    return (await session.count()) === 0 ? null : session.getAttribute('data-session');
-  };
-  /** Asks, and waits until the new session replaced the previous one on screen. */
-  const ask = async (text: string) => {
-    const previous = await sessionId();
-    await askFlint(page, text, { fresh: true });
-    await eventually(sessionId, (id) => id !== null && id !== previous, 'the new edit session');
-  };
+  /** Asks in a new conversation (askFlint waits until it replaced the one on screen). */
+  const ask = (text: string) => askFlint(page, text, { fresh: true });
 
   beforeAll(async () => {
     workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-diff-'));

@@ -52,13 +52,24 @@ export async function openFlintPage(url: string): Promise<{ browser: BrowserCont
 /**
  * Opens the ask bar with the in-app shortcut (the default Ctrl+Shift+Space) and asks. In a
  * bar still showing its answer Enter follows it up; `fresh` closes the bar first, so the
- * question starts a new conversation, as one asked from a new opening does.
+ * question starts a new conversation, as one asked from a new opening does — and waits
+ * until that conversation replaced the one on screen: until then the pane still shows the
+ * previous one, whose cards and "Answer complete" must not be read as the new answer's
+ * (an Esc sent on that reading stops the new answer instead of closing the bar).
  */
 export async function askFlint(page: Page, text: string, options: { deep?: boolean; fresh?: boolean } = {}): Promise<void> {
   const bar = page.getByRole('dialog', { name: 'Ask Flint' });
   const input = bar.getByRole('textbox', { name: 'Ask Flint' });
+  const shown = options.fresh ? await sessionOnScreen(page) : null;
   if (options.fresh && (await input.isVisible())) await bar.getByRole('button', { name: 'Close the ask bar' }).click();
   if (!(await input.isVisible())) await page.keyboard.press('Control+Shift+Space');
   await input.fill(text);
   await input.press(options.deep ? 'Alt+Enter' : 'Enter');
+  if (options.fresh) await eventually(() => sessionOnScreen(page), (id) => id !== null && id !== shown, 'the new conversation on screen');
+}
+
+/** The id of the conversation the diff pane shows, or null. */
+async function sessionOnScreen(page: Page): Promise<string | null> {
+  const session = page.locator('.edit-session');
+  return (await session.count()) === 0 ? null : session.getAttribute('data-session');
 }
