@@ -68,14 +68,43 @@ export type FileContent =
   /** Larger than the view's limit; not read. */
   | { kind: 'too-large'; path: string; size: number; limit: number };
 
-/** Which file "the current file" is, and why. Later features (hotkey, ask bar) act on it. */
+/** How a file became the current one. */
+export type CurrentFileSource =
+  /** Picked in Flint (the tree, a hunk's link, a candidate the ask bar offered). */
+  | 'selected'
+  /** Last written by another program (the user's editor). */
+  | 'saved'
+  /** Named by the title of the editor window that had focus when the shortcut was pressed. */
+  | 'focused';
+
+/** One candidate for the current file. */
+export interface FileCandidate {
+  path: string;
+  source: CurrentFileSource;
+  /** The editor whose window named it (`focused`), e.g. "VS Code". */
+  editor?: string;
+}
+
+/** What the focused window said, when it gave no project file: why, and the files it may have meant. */
+export interface WindowNote {
+  message: string;
+  /** Files of the project the title could mean (a name found in several folders), to pick one. */
+  candidates: string[];
+}
+
+/** Which file "the current file" is, and why. The hotkey and the ask bar act on it. */
 export interface CurrentFile {
-  /** Project-relative path, or null before the user has selected or saved anything. */
+  /** Project-relative path, or null before the user has selected, saved or focused anything. */
   path: string | null;
-  /** `selected`: picked in Flint. `saved`: last written by another program. */
-  source: 'selected' | 'saved' | null;
-  /** When that happened (ms since epoch). */
+  source: CurrentFileSource | null;
+  /** When it became current (ms since epoch): a save of the same file is a new "current". */
   at: number;
+  /** The editor whose focused window named it (source `focused`). */
+  editor?: string;
+  /** The other candidate (the focused window's file, or the one last saved or selected), which one key switches to. */
+  other?: FileCandidate;
+  /** The last focused-window lookup gave no file: what it found instead. */
+  windowNote?: WindowNote;
 }
 
 /** Why a project stopped being open. */

@@ -17,7 +17,7 @@ const SOURCE = join(ROOT, 'src');
  */
 const MAIN_LAYERS: readonly (readonly string[])[] = [
   ['fs'],
-  ['settings', 'credentials', 'hotkey', 'project', 'context'],
+  ['settings', 'credentials', 'hotkey', 'project', 'context', 'desktop'],
   ['inference', 'edits'],
   ['workspace'],
   ['ask'],

@@ -1,51 +1,137 @@
 /**
- * Tracks "the current file": whichever is more recent of the file the user selected
- * in Flint and the file another program last saved in the project.
+ * Tracks "the current file": the most recent of three signals of where the user is — the
+ * file named by the editor window that had focus when the shortcut was pressed, the file
+ * another program last saved, the file selected in Flint. The focused window's file and
+ * the last saved/selected one are both kept, so one key can switch between them.
+ *
+ * Also remembers when each file was last used (saved, selected or focused): a title that
+ * names only a base name found in several folders is resolved by it.
  *
  * A service with an event rather than UI state, because the hotkey and the ask bar
  * act on it from main.
  */
-import type { CurrentFile } from '../../shared/project-types';
+import type { CurrentFile, FileCandidate, WindowNote } from '../../shared/project-types';
 import { Emitter, type Disposable, type Event } from '../lifecycle';
 
-/** No project, or nothing saved or selected in it yet. */
+/** No project, or nothing saved, selected or focused in it yet. */
 export const NO_CURRENT_FILE: CurrentFile = { path: null, source: null, at: 0 };
 
+/** Files whose last use is remembered: far more than anyone switches between. */
+const MAX_REMEMBERED = 2000;
+
+interface Slot extends FileCandidate {
+  at: number;
+}
+
 export class CurrentFileTracker implements Disposable {
-  private current: CurrentFile = NO_CURRENT_FILE;
+  /** The focused editor window's file (from the last shortcut that found one). */
+  private focused: Slot | null = null;
+  /** The file last saved by another program or selected in Flint. */
+  private recent: Slot | null = null;
+  private isFocusedCurrent = false;
+  private note: WindowNote | null = null;
+  /** Path → when it was last used; insertion order is least recent first. */
+  private readonly usedAt = new Map<string, number>();
   private readonly _onDidChange = new Emitter<CurrentFile>();
 
-  /** Fires on every selection and every save, even of the same file (each is a new "most recent"). */
+  /** Fires on every change, even to the same file (each is a new "most recent"). */
   readonly onDidChange: Event<CurrentFile> = this._onDidChange.event;
 
   constructor(private readonly now: () => number = Date.now) {}
 
   get value(): CurrentFile {
-    return this.current;
+    const current = this.isFocusedCurrent ? this.focused : this.recent;
+    const other = this.isFocusedCurrent ? this.recent : this.focused;
+    if (!current) return this.note ? { ...NO_CURRENT_FILE, windowNote: this.note } : NO_CURRENT_FILE;
+    return {
+      path: current.path,
+      source: current.source,
+      at: current.at,
+      ...(current.editor ? { editor: current.editor } : {}),
+      ...(other && other.path !== current.path ? { other: candidate(other) } : {}),
+      ...(this.note ? { windowNote: this.note } : {}),
+    };
+  }
+
+  /** When `path` was last saved, selected or focused (ms since epoch), or undefined. */
+  lastUsed(path: string): number | undefined {
+    return this.usedAt.get(path);
   }
 
   /** The user picked `path` in Flint. */
   select(path: string): CurrentFile {
-    return this.set({ path, source: 'selected', at: this.now() });
+    return this.setRecent({ path, source: 'selected', at: this.now() });
   }
 
   /** Another program wrote `path`. */
   noteSaved(path: string): CurrentFile {
-    return this.set({ path, source: 'saved', at: this.now() });
+    return this.setRecent({ path, source: 'saved', at: this.now() });
+  }
+
+  /** The editor window that had focus when the shortcut was pressed names `path`. */
+  noteFocused(path: string, editor: string | null): CurrentFile {
+    this.focused = { path, source: 'focused', at: this.now(), ...(editor ? { editor } : {}) };
+    this.isFocusedCurrent = true;
+    this.note = null;
+    this.used(path);
+    return this.changed();
+  }
+
+  /** The focused window named no project file: the last saved or selected one stays current, and the note says why. */
+  noteWindow(note: WindowNote): CurrentFile {
+    this.focused = null;
+    this.isFocusedCurrent = false;
+    this.note = note;
+    return this.changed();
+  }
+
+  /** Makes the other candidate current (one key in the ask bar); false when there is none. */
+  switchToOther(): boolean {
+    const other = this.isFocusedCurrent ? this.recent : this.focused;
+    if (!other) return false;
+    other.at = this.now();
+    this.isFocusedCurrent = !this.isFocusedCurrent;
+    this.changed();
+    return true;
   }
 
   /** No project, no current file. */
   clear(): void {
-    if (this.current.path !== null) this.set(NO_CURRENT_FILE);
+    const hadFile = this.focused !== null || this.recent !== null || this.note !== null;
+    this.focused = null;
+    this.recent = null;
+    this.note = null;
+    this.isFocusedCurrent = false;
+    this.usedAt.clear();
+    if (hadFile) this.changed();
   }
 
   dispose(): void {
     this._onDidChange.dispose();
   }
 
-  private set(next: CurrentFile): CurrentFile {
-    this.current = next;
-    this._onDidChange.fire(next);
-    return next;
+  private setRecent(slot: Slot): CurrentFile {
+    this.recent = slot;
+    this.isFocusedCurrent = false;
+    // A newer signal than the window's: what the window said is no longer the news.
+    this.note = null;
+    this.used(slot.path);
+    return this.changed();
   }
+
+  private used(path: string): void {
+    this.usedAt.delete(path);
+    this.usedAt.set(path, this.now());
+    if (this.usedAt.size > MAX_REMEMBERED) this.usedAt.delete(this.usedAt.keys().next().value!);
+  }
+
+  private changed(): CurrentFile {
+    const value = this.value;
+    this._onDidChange.fire(value);
+    return value;
+  }
+}
+
+function candidate(slot: Slot): FileCandidate {
+  return { path: slot.path, source: slot.source, ...(slot.editor ? { editor: slot.editor } : {}) };
 }

@@ -12,6 +12,7 @@ import type { CurrentFile, ProjectInfo, TreeChange, TreeEntry } from '../../shar
 import { projectOutline } from '../context/project-outline';
 import { SaveHistory } from '../context/save-history';
 import { EditService } from '../edits/edit-service';
+import type { ProjectFileNames } from '../edits/model-paths';
 import { ProjectFiles } from '../fs/project-files';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
@@ -97,6 +98,11 @@ export class OpenProject implements Disposable {
 
   get name(): string {
     return this.info.name;
+  }
+
+  /** The index's file names, kept live by the watcher (a model's bare name, an editor title's). */
+  get names(): ProjectFileNames {
+    return { hasFile: (path) => this.session.hasFile(path), filesNamed: (name) => this.session.filesNamed(name) };
   }
 
   /** The tree, or null while the first index runs. */

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { readEditorTitle } from '../desktop/editor-titles';
+import { fileFromTitle, windowNoteFor, type TitleProject } from './focused-file';
+
+const FILES = ['src/app.ts', 'src/index.ts', 'lib/index.ts', 'test/index.ts', 'README.md', 'src/café.ts', 'src/deep/util/strings.ts'];
+
+function project(lastUsed: Record<string, number> = {}): TitleProject {
+  return {
+    root: '/home/ada/code/flint',
+    names: {
+      hasFile: (path) => FILES.includes(path),
+      filesNamed: (name) => FILES.filter((path) => path === name || path.endsWith(`/${name}`)),
+    },
+    lastUsed: (path) => lastUsed[path],
+  };
+}
+
+const resolveTitle = (title: string, owner = '', used: Record<string, number> = {}) => fileFromTitle(readEditorTitle(title, owner), project(used), '/home/ada');
+
+describe('fileFromTitle', () => {
+  it('takes the file a VS Code title names, dirty marker and all', () => {
+    expect(resolveTitle('● app.ts — flint — Visual Studio Code', 'Code')).toEqual({ kind: 'file', path: 'src/app.ts' });
+  });
+
+  it('takes absolute, home-relative and relative paths inside the project', () => {
+    expect(resolveTitle('/home/ada/code/flint/src/app.ts - NVIM')).toEqual({ kind: 'file', path: 'src/app.ts' });
+    expect(resolveTitle('~/code/flint/README.md (flint) - Sublime Text')).toEqual({ kind: 'file', path: 'README.md' });
+    expect(resolveTitle('app.ts (~/code/flint/src) - VIM')).toEqual({ kind: 'file', path: 'src/app.ts' });
+    expect(resolveTitle('flint [~/code/flint] – …/util/strings.ts [flint] – IntelliJ IDEA')).toEqual({ kind: 'file', path: 'src/deep/util/strings.ts' });
+  });
+
+  it('keeps unicode names', () => {
+    expect(resolveTitle('● café.ts - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'file', path: 'src/café.ts' });
+  });
+
+  it('says a path outside the project is outside, and never climbs out with ..', () => {
+    expect(resolveTitle('/etc/hosts - NVIM')).toEqual({ kind: 'outside', path: '/etc/hosts' });
+    expect(resolveTitle('../secrets/key.txt - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'outside', path: '../secrets/key.txt' });
+    expect(resolveTitle('/home/ada/code/flint-other/src/app.ts - NVIM')).toEqual({ kind: 'outside', path: '/home/ada/code/flint-other/src/app.ts' });
+  });
+
+  it('resolves a name found in three folders by the one last used, else lists them', () => {
+    expect(resolveTitle('index.ts - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'ambiguous', name: 'index.ts', candidates: ['lib/index.ts', 'src/index.ts', 'test/index.ts'] });
+    expect(resolveTitle('index.ts - flint - Visual Studio Code', 'Code', { 'lib/index.ts': 10, 'test/index.ts': 30 })).toEqual({ kind: 'file', path: 'test/index.ts' });
+  });
+
+  it('finds nothing in a title with no file, or a file the project does not have', () => {
+    expect(resolveTitle('flint - Visual Studio Code', 'Code')).toEqual({ kind: 'none' });
+    expect(resolveTitle('ada@devbox: ~/code/flint', 'gnome-terminal-server')).toEqual({ kind: 'none' });
+    expect(resolveTitle('notes.txt - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('windowNoteFor', () => {
+  it('names the editor, or the window by its title, and offers the candidates', () => {
+    expect(windowNoteFor({ kind: 'ambiguous', name: 'index.ts', candidates: ['lib/index.ts', 'src/index.ts'] }, 'VS Code', 'x')).toEqual({
+      message: 'The focused VS Code window shows index.ts, and 2 files of the project have that name: pick one.',
+      candidates: ['lib/index.ts', 'src/index.ts'],
+    });
+    expect(windowNoteFor({ kind: 'none' }, null, 'Pull requests · flint - Chromium').message).toBe('The focused window (“Pull requests · flint - Chromium”) names no file of the project.');
+  });
+});

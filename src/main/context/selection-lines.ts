@@ -1,0 +1,60 @@
+/**
+ * Where the user's selection is in the current file: the lines it covers, when it is a run
+ * of the file's text (it may start and end mid-line; trailing spaces and line endings may
+ * differ, as terminals and editors copy them). A selection found in several places, or
+ * too short to tell, is not a focus: the question is then about the file as usual.
+ */
+
+export type SelectionMatch =
+  | { kind: 'lines'; startLine: number; endLine: number }
+  | { kind: 'not-found' }
+  | { kind: 'ambiguous'; places: number };
+
+/** A single-line selection shorter than this (without spaces) matches too much to mean a place. */
+const MIN_SINGLE_LINE_CHARS = 4;
+/** Enough places to say "several": counting further is wasted work. */
+const MAX_PLACES = 3;
+
+/** The 1-based, inclusive lines of `lines` that `selection` covers. */
+export function findSelection(selection: string, lines: readonly string[]): SelectionMatch {
+  const wanted = trimBlankEdges(selection.replace(/\r\n?/g, '\n').split('\n').map(trimEnd));
+  if (wanted.length === 0) return { kind: 'not-found' };
+  if (wanted.length === 1) return findWithinLine(wanted[0]!, lines);
+  const starts: number[] = [];
+  const last = wanted.length - 1;
+  for (let index = 0; index + last < lines.length && starts.length < MAX_PLACES; index += 1) {
+    if (!trimEnd(lines[index]!).endsWith(wanted[0]!)) continue;
+    let isMatch = true;
+    for (let offset = 1; offset < last && isMatch; offset += 1) isMatch = trimEnd(lines[index + offset]!) === wanted[offset];
+    if (isMatch && lines[index + last]!.startsWith(wanted[last]!)) starts.push(index);
+  }
+  return placed(starts, wanted.length);
+}
+
+function findWithinLine(text: string, lines: readonly string[]): SelectionMatch {
+  const needle = text.trim();
+  if (needle.replace(/\s/g, '').length < MIN_SINGLE_LINE_CHARS) return { kind: 'not-found' };
+  const starts: number[] = [];
+  for (let index = 0; index < lines.length && starts.length < MAX_PLACES; index += 1) {
+    if (lines[index]!.includes(needle)) starts.push(index);
+  }
+  return placed(starts, 1);
+}
+
+function placed(starts: readonly number[], length: number): SelectionMatch {
+  if (starts.length === 0) return { kind: 'not-found' };
+  if (starts.length > 1) return { kind: 'ambiguous', places: starts.length };
+  return { kind: 'lines', startLine: starts[0]! + 1, endLine: starts[0]! + length };
+}
+
+function trimBlankEdges(lines: string[]): string[] {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && lines[start]!.trim() === '') start += 1;
+  while (end > start && lines[end - 1]!.trim() === '') end -= 1;
+  return lines.slice(start, end);
+}
+
+function trimEnd(line: string): string {
+  return line.replace(/\s+$/, '');
+}
