@@ -24,6 +24,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
       return readFile(input);
     },
     selectFile: notUsed,
+    switchCurrentFile: notUsed,
     prepareAsk: notUsed,
     removeRecent: notUsed,
     updateSettings: async (input) => {

@@ -3,9 +3,16 @@
  * it, and the system-wide shortcut that opens it.
  */
 import type { HunkUpdate } from './edits/hunk-types';
+import type { CurrentFileSource, FileCandidate, WindowNote } from './project-types';
 
-/** What the question is about: the lines the last save changed, or the whole file. */
-export type AskFocus = 'recent-change' | 'whole-file';
+/** What the question is about: the lines the last save changed, the lines the user selected, or the whole file. */
+export type AskFocus = 'recent-change' | 'selection' | 'whole-file';
+
+/** Lines of a file, 1-based, inclusive. */
+export interface LineRange {
+  startLine: number;
+  endLine: number;
+}
 
 /** Why nothing can be asked yet, with what to do instead. */
 export interface AskBlocker {
@@ -29,6 +36,17 @@ export interface AskScope {
   project: string | null;
   /** The current file (project-relative), or null. */
   path: string | null;
+  /** How it became current: focused in an editor (which), last saved, selected in Flint. */
+  source: CurrentFileSource | null;
+  editor: string | null;
+  /** The other candidate, which one key (Alt+S) makes current. */
+  other: FileCandidate | null;
+  /** The focused window gave no file: what it showed instead (and the files it may mean). */
+  windowNote: WindowNote | null;
+  /** The user's selection at shortcut time, found in the file: the question's focus (`selection`). */
+  selection: LineRange | null;
+  /** A selection that is not used, and why (too large, in several places). */
+  selectionNote: string | null;
   language: string | null;
   lineCount: number;
   /** What the last save changed, when Flint had the version before it. */

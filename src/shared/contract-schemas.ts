@@ -23,7 +23,12 @@ const HunkRevision = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lines'), indices: z.array(z.number().int().min(0).max(1_000_000)).min(1).max(100_000) }).strict(),
   z.object({ kind: z.literal('edited'), newLines: z.array(z.string().max(1_000_000)).max(100_000) }).strict(),
 ]);
-const AskFocus = z.enum(['recent-change', 'whole-file']);
+const AskFocus = z.enum(['recent-change', 'selection', 'whole-file']);
+/** Lines of a file (1-based, inclusive); main checks them against the file itself. */
+const LineRange = z
+  .object({ startLine: z.number().int().min(1).max(100_000_000), endLine: z.number().int().min(1).max(100_000_000) })
+  .strict()
+  .refine((range) => range.startLine <= range.endLine, 'startLine must not be after endLine');
 const Depth = z.enum(['fast', 'deep']);
 // Long pastes (logs, stack traces) are fine; the context budget decides what fits.
 const Prompt = z.string().min(1).max(400_000);
@@ -37,6 +42,7 @@ export const requestSchemas = {
   listDirectory: PathInput,
   readFile: PathInput,
   selectFile: PathInput,
+  switchCurrentFile: NoInput,
   removeRecent: z.object({ path: FolderPath }).strict(),
   updateSettings: z.object({ showIgnored: z.boolean().optional(), shortcut: z.string().min(1).max(64).optional() }).strict(),
   getProviders: NoInput,
@@ -50,6 +56,7 @@ export const requestSchemas = {
       prompt: Prompt,
       paths: z.array(RelativePath).max(20).optional(),
       focus: AskFocus.optional(),
+      selection: LineRange.optional(),
       depth: Depth,
       keypressEpochMs: z.number().finite().optional(),
       conversationId: SessionId.optional(),

@@ -14,7 +14,7 @@ import type {
   LatencyFigures,
   ProvidersState,
 } from './inference-types';
-import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus } from './ask-types';
+import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus, LineRange } from './ask-types';
 import type { HunkRevision, HunkState } from './edits/hunk-types';
 import type { AnswerUpdate, ConversationSummary } from './ask-types';
 import type { Result } from './result';
@@ -103,6 +103,8 @@ export const requests = {
   readFile: request<{ path: string }, FileContent>('file:read'),
   /** The user picked a file in Flint: it becomes the current file. */
   selectFile: request<{ path: string }, CurrentFile>('currentFile:select'),
+  /** Makes the other candidate current: the focused editor's file ↔ the one last saved or selected (one key in the ask bar). */
+  switchCurrentFile: request<NoInput, CurrentFile>('currentFile:switch'),
   /** Forgets one entry of the Recent list (an absolute folder path). */
   removeRecent: request<{ path: string }, string[]>('recent:remove'),
   /** Changes UI preferences; returns them all. */
@@ -128,7 +130,7 @@ export const requests = {
    * streams as the answer's prose; a change request's hunks arrive too, as `ask:update` events.
    */
   askModel: request<
-    { prompt: string; paths?: string[]; focus?: AskFocus; depth: AnswerDepth; keypressEpochMs?: number; conversationId?: string },
+    { prompt: string; paths?: string[]; focus?: AskFocus; selection?: LineRange; depth: AnswerDepth; keypressEpochMs?: number; conversationId?: string },
     { sessionId: string }
   >('ask:start'),
   /** Stops the stream at once (Esc); complete hunks stay decidable. */

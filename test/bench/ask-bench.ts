@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AskService } from '../../src/main/ask/ask-service';
+import { DesktopLookup } from '../../src/main/ask/desktop-lookup';
 import { PromptBuilder } from '../../src/main/ask/prompt-builder';
 import { projectOutline } from '../../src/main/context/project-outline';
 import { SaveHistory } from '../../src/main/context/save-history';
@@ -71,7 +72,7 @@ async function measureContextBuild(root: string, config: string, log: (line: str
   const outline = projectOutline('bench', [{ path: 'src', kind: 'directory' }, { path, kind: 'file' }]);
   // One service for the whole run, as in the app: lines counted once stay counted.
   const project = () => ({ root, name: 'bench', outline: () => outline, history });
-  const service = new AskService({ inference, prompts: new PromptBuilder({ inference, project }), project, currentFile: () => ({ path, at: 0 }), isStreaming: () => false });
+  const service = new AskService({ inference, prompts: new PromptBuilder({ inference, project }), project, currentFile: () => ({ path, source: 'saved', at: 0 }), desktop: new DesktopLookup({}, () => null, logger), isStreaming: () => false });
   // The tokenizer loads once per process (about 140 ms); that is not a build.
   await loadO200kCounter();
   await history.noteSaved(path);

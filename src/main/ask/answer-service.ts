@@ -7,7 +7,7 @@
  * itself after `retry-after`, with the countdown on the turn.
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerUpdate, AskFocus, ConversationSummary, TurnKind, TurnView } from '../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, ConversationSummary, LineRange, TurnKind, TurnView } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { InferenceService } from '../inference/inference-service';
@@ -32,6 +32,8 @@ export interface AskInput {
   /** Default: the current file. */
   paths?: string[];
   focus?: AskFocus;
+  /** With focus `selection`: the lines the user selected in the (first) file. */
+  selection?: LineRange;
   depth: AnswerDepth;
   keypressEpochMs?: number;
   /** Continue this conversation (a follow-up) rather than start one. */
@@ -113,7 +115,8 @@ export class AnswerService implements Disposable {
       // window: the request's fault, refused before anything starts (the bar keeps the words).
       const focus = input.focus ?? 'recent-change';
       const files = await promptFiles(project, paths);
-      const prompt = await this.options.buildPrompt({ files, question: input.prompt, focus, depth: input.depth });
+      const selection = input.selection ? { path: paths[0]!, ...input.selection } : undefined;
+      const prompt = await this.options.buildPrompt({ files, question: input.prompt, focus, selection, depth: input.depth });
       if (this.options.workspace.project !== project) throw closedMeanwhile();
       const conversation = this.create(project, focus);
       const turn = conversation.addTurn({ kind: 'question', text: input.prompt, depth: input.depth, model: this.modelFor(input.depth) });

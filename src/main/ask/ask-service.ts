@@ -7,6 +7,8 @@ import { FlintFailure } from '../../shared/result';
 import type { AssembledContext } from '../context/context-assembler';
 import { languageOf } from '../context/languages';
 import type { InferenceService } from '../inference/inference-service';
+import type { CurrentFile } from '../../shared/project-types';
+import type { DesktopLookup } from './desktop-lookup';
 import type { AskProject, PromptBuilder } from './prompt-builder';
 
 export interface AskServiceOptions {
@@ -14,7 +16,9 @@ export interface AskServiceOptions {
   prompts: PromptBuilder;
   project: () => AskProject | null;
   /** The current file and when it became current (a save of the same file is a new one). */
-  currentFile: () => { path: string | null; at: number };
+  currentFile: () => CurrentFile;
+  /** The focused window and the selection, read when the shortcut is pressed. */
+  desktop: DesktopLookup;
   /** An answer is streaming: the hotkey shows it rather than pre-loading another. */
   isStreaming: () => boolean;
 }
@@ -34,10 +38,21 @@ export class AskService {
    * The hotkey: warms the connection and pre-loads the current file's context with
    * the default focus, so Enter sends only the question. Returns the scope for the bar.
    */
-  prepare(focus: AskFocus = 'recent-change'): Promise<AskScope> {
+  async prepare(focus: AskFocus = 'recent-change'): Promise<AskScope> {
+    // The shortcut's lookup of the focused window decides which file this is about.
+    await this.options.desktop.settled();
+    return this.prepareShared(focus);
+  }
+
+  /** Reads the focused window and the selection now (the system-wide shortcut, `flint --ask`). */
+  lookUpDesktop(): void {
+    this.options.desktop.begin();
+  }
+
+  private prepareShared(focus: AskFocus): Promise<AskScope> {
     // Shared only while nothing it depends on has changed: the project, the file, the focus.
     const current = this.options.currentFile();
-    const key = [focus, this.options.project()?.root ?? '', current.path ?? '', current.at].join('\u0000');
+    const key = [focus, this.options.project()?.root ?? '', current.path ?? '', current.at, this.options.desktop.generation].join('\u0000');
     if (this.preparing?.key === key) return this.preparing.scope;
     const scope = this.prepareNow(focus);
     const preparing = { key, scope };
@@ -59,10 +74,17 @@ export class AskService {
 
   private async inspect(focus: AskFocus): Promise<{ scope: AskScope; context: AssembledContext | null }> {
     const project = this.options.project();
-    const path = project ? this.options.currentFile().path : null;
+    const current = this.options.currentFile();
+    const path = project ? current.path : null;
     const scope: AskScope = {
       project: null,
       path,
+      source: project ? current.source : null,
+      editor: current.editor ?? null,
+      other: current.other ?? null,
+      windowNote: current.windowNote ?? null,
+      selection: null,
+      selectionNote: null,
       language: path ? languageOf(path) : null,
       lineCount: 0,
       recentChange: null,
@@ -89,11 +111,15 @@ export class AskService {
     scope.lineCount = lines.length;
     const change = await project.history.recentChange(path, lines);
     scope.recentChange = change?.lines ?? null;
+    const selection = this.options.desktop.selectionIn(lines);
+    if (selection?.kind === 'lines') scope.selection = { startLine: selection.startLine, endLine: selection.endLine };
+    else if (selection?.kind === 'note') scope.selectionNote = selection.message;
     const missingKey = await this.options.inference.missingKeyMessage();
     if (missingKey) return blocked({ kind: 'no-key', message: missingKey });
     let context: AssembledContext;
     try {
-      context = await this.options.prompts.assemble([{ path, lines, recentChange: focus === 'recent-change' ? change : null }], '', 'fast');
+      const selected = focus === 'selection' ? scope.selection : null;
+      context = await this.options.prompts.assemble([{ path, lines, recentChange: focus === 'recent-change' ? change : null, selection: selected }], '', 'fast');
     } catch (error) {
       // Expected refusals (too large for the window) are the user's to see; anything else is a bug, logged by the host.
       if (!(error instanceof FlintFailure)) throw error;

@@ -36,7 +36,7 @@ const RecordSchema = z
     id: z.string().min(1).max(100),
     createdAtEpochMs: z.number(),
     updatedAtEpochMs: z.number(),
-    focus: z.enum(['recent-change', 'whole-file']),
+    focus: z.enum(['recent-change', 'selection', 'whole-file']),
     paths: z.array(z.string()),
     turns: z.array(TurnSchema).min(1),
     problems: z.array(z.string()),

@@ -3,7 +3,7 @@
  * project's outline and files fitted into the model's window, then the question. Used by
  * the ask bar (to pre-load and to show the scope) and by every answer and redirect.
  */
-import type { AskFocus } from '../../shared/ask-types';
+import type { AskFocus, LineRange } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { assembleContext, outputReserve, type AssembledContext, type ContextFile } from '../context/context-assembler';
 import type { SaveHistory } from '../context/save-history';
@@ -26,6 +26,8 @@ export interface PromptRequest {
   files: ReadonlyArray<{ path: string; text: FileText }>;
   question: string;
   focus: AskFocus;
+  /** With focus `selection`: the lines the user selected, in which file. */
+  selection?: { path: string } & LineRange;
   depth: AnswerDepth;
 }
 
@@ -52,7 +54,8 @@ export class PromptBuilder {
       request.files.map(async ({ path, text }) => {
         // The texts were read elsewhere: refuse one that was read while its writer was still writing.
         await project?.history.checkSettled(path, text.lines);
-        return { path, lines: text.lines, recentChange: request.focus === 'recent-change' && project ? await project.history.recentChange(path, text.lines) : null };
+        const recentChange = request.focus === 'recent-change' && project ? await project.history.recentChange(path, text.lines) : null;
+        return { path, lines: text.lines, recentChange, selection: request.focus === 'selection' ? selectionIn(request.selection, path, text.lines.length) : null };
       }),
     );
     const context = await this.assemble(files, request.question, request.depth);
@@ -93,4 +96,11 @@ export class PromptBuilder {
     }
     return cache;
   }
+}
+
+/** The selection, if it is of `path` and within its `lineCount` lines (the renderer's word is checked, not trusted). */
+function selectionIn(selection: PromptRequest['selection'], path: string, lineCount: number): LineRange | null {
+  if (!selection || selection.path !== path) return null;
+  const { startLine, endLine } = selection;
+  return startLine >= 1 && startLine <= endLine && endLine <= lineCount ? { startLine, endLine } : null;
 }

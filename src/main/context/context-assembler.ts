@@ -5,6 +5,7 @@
  * the files) goes first and is sent as the request's instructions, which is also what
  * the hotkey pre-loads; the turn (the recent change and the question) comes last.
  */
+import type { LineRange } from '../../shared/ask-types';
 import { FlintFailure } from '../../shared/result';
 import type { LineSpan } from './focus-window';
 import { focusWindow } from './focus-window';
@@ -18,6 +19,8 @@ export interface ContextFile {
   lines: readonly string[];
   /** The user's last save of it, when the question is focused on that change. */
   recentChange: RecentChange | null;
+  /** The lines the user selected, when the question is focused on them (1-based, inclusive). */
+  selection?: LineRange | null;
 }
 
 export interface ContextRequest {
@@ -113,9 +116,8 @@ function fileWindow(file: ContextFile, budget: number, tokens: LineTokenCache): 
   const bytes = file.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
   // Tokens never outnumber bytes: a file whose bytes fit needs no tokenizer.
   if (bytes <= budget) return { start: 0, end: file.lines.length, tokens: bytes, truncated: false };
-  const focus: LineSpan | null = file.recentChange
-    ? { start: file.recentChange.lines.startLine - 1, end: file.recentChange.lines.endLine }
-    : null;
+  const lines = file.selection ?? file.recentChange?.lines ?? null;
+  const focus: LineSpan | null = lines ? { start: lines.startLine - 1, end: lines.endLine } : null;
   // A line far longer than the whole budget is not worth tokenizing to find that out.
   return focusWindow(file.lines, focus, budget, (line) => (line.length > budget * 8 ? Number.POSITIVE_INFINITY : tokens.line(line)));
 }
@@ -155,10 +157,16 @@ function fileSection(file: ContextFile, window: Span, body: readonly string[], f
   return parts.join('\n');
 }
 
-/** The recent changes of the files in focus, each as a diff (or a sentence when too large). */
+/** What each file's focus is: the lines the user selected, or their last save as a diff (or a sentence when too large). */
 function describeChanges(request: ContextRequest): string[] {
   const parts: string[] = [];
   for (const file of request.files) {
+    if (file.selection) {
+      const { startLine, endLine } = file.selection;
+      const where = startLine === endLine ? `line ${startLine}` : `lines ${startLine}–${endLine}`;
+      parts.push(`The user selected ${where} of ${file.path} in their editor. Focus on those lines unless the request says otherwise.`);
+      continue;
+    }
     if (!file.recentChange) continue;
     const { startLine, endLine } = file.recentChange.lines;
     const where = startLine === endLine ? `line ${startLine}` : `lines ${startLine}–${endLine}`;

@@ -7,6 +7,8 @@ import { version } from '../../../package.json';
 import type { AppInfo } from '../../shared/contract';
 import { AnswerService } from '../ask/answer-service';
 import { AskService } from '../ask/ask-service';
+import { DesktopLookup } from '../ask/desktop-lookup';
+import type { DesktopReaders } from '../desktop/desktop-readers';
 import { instructionsFor } from '../ask/instructions';
 import { PromptBuilder } from '../ask/prompt-builder';
 import { CredentialService } from '../credentials/credential-service';
@@ -27,6 +29,8 @@ export interface CreateCoreOptions {
   chooseFolder?: () => Promise<string | null>;
   /** The system-wide shortcut (Electron only). */
   hotkey?: HotkeyHost;
+  /** The focused window and the selection, read when the shortcut (or `flint --ask`) opens the bar. */
+  desktop?: DesktopReaders;
   env?: NodeJS.ProcessEnv;
   /** Test seams. */
   secretStore?: SecretStore;
@@ -64,6 +68,7 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
     prompts,
     project: () => workspace.project,
     currentFile: () => workspace.project?.currentFile.value ?? NO_CURRENT_FILE,
+    desktop: new DesktopLookup(options.desktop ?? {}, () => workspace.project, logger),
     // The ask bar pre-loads only while no answer streams (a pre-load would take the socket the answer holds).
     isStreaming: () => answers.isStreaming,
   });

@@ -111,6 +111,9 @@ export class FlintCore implements Disposable {
    * and, at the same time, warms the connection and pre-loads the current file.
    */
   openAskBar(trigger: AskOpenRequest['trigger']): void {
+    // First, so the focused window is read before Flint's own window takes the focus (the
+    // shell shows it right after); the bar does not wait for it, its scope does.
+    if (trigger !== 'tray') this.options.ask.lookUpDesktop();
     this.ui.emit('ask:open', { trigger, atEpochMs: performance.timeOrigin + performance.now() });
     void this.options.ask.prepare('recent-change').catch((error: unknown) => this.options.logger.warn('could not prepare the ask bar', error));
   }
@@ -175,6 +178,11 @@ export class FlintCore implements Disposable {
       listDirectory: ({ path }) => workspace.requireProject().listDirectory(path),
       readFile: ({ path }) => workspace.requireProject().files.readForView(path),
       selectFile: ({ path }) => workspace.requireProject().select(path),
+      switchCurrentFile: async () => {
+        const { currentFile } = workspace.requireProject();
+        if (!currentFile.switchToOther()) throw new FlintFailure('invalid-input', 'There is no other file to switch to: only one file was focused, saved or selected.');
+        return currentFile.value;
+      },
       removeRecent: async ({ path }) => this.recentChanged((await options.settings.removeRecent(path)).recentProjects),
       updateSettings: (patch) => this.updateSettings(patch),
     };

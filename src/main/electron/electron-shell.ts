@@ -12,6 +12,7 @@ import { buildAppMenu } from './app-menu';
 import { bindContractToIpc } from './ipc-binding';
 import { formatAccelerator } from '../../shared/accelerator';
 import type { AskOpenRequest } from '../../shared/ask-types';
+import { systemDesktopReaders } from '../desktop/desktop-readers';
 import { GlobalHotkey } from '../hotkey/global-hotkey';
 import { createMainWindow } from './main-window';
 import { applySecurityBaseline } from './security';
@@ -55,15 +56,15 @@ class ElectronShell {
         : undefined,
   });
 
-  /** Brings the window forward and opens the ask bar in it. */
+  /** Opens the ask bar and brings the window forward (the core reads the focused window first). */
   ask(trigger: AskOpenRequest['trigger']): void {
+    this.core?.openAskBar(trigger);
     const window = BrowserWindow.getAllWindows()[0];
     if (window) {
       if (window.isMinimized()) window.restore();
       window.show();
       window.focus();
     }
-    this.core?.openAskBar(trigger);
   }
 
   secondInstance(argv: readonly string[], workingDirectory: string): void {
@@ -82,6 +83,7 @@ class ElectronShell {
       logger: this.logger,
       chooseFolder: () => this.chooseFolder(),
       hotkey: this.hotkey,
+      desktop: systemDesktopReaders(),
     });
     this.core = core;
     const host = createContractHost(core.handlers, this.logger);

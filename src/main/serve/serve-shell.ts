@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createContractHost } from '../contract-host';
 import { createFlintCore } from '../core/create-core';
+import { systemDesktopReaders } from '../desktop/desktop-readers';
 import { stderrLogger } from '../logger';
 import { configDirectory } from '../settings/config-directory';
 import { startServeServer } from './serve-server';
@@ -31,7 +32,7 @@ export async function runServeShell(rendererFolder: string): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, not ${values.port}`);
 
   const logger = stderrLogger;
-  const core = await createFlintCore({ shell: 'serve', configDirectory: configDirectory(), logger });
+  const core = await createFlintCore({ shell: 'serve', configDirectory: configDirectory(), logger, desktop: systemDesktopReaders() });
   const server = await startServeServer({
     host: createContractHost(core.handlers, logger),
     events: core.onDidEmit,
@@ -56,6 +57,9 @@ export async function runServeShell(rendererFolder: string): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // What `flint --ask` does in the app: a desktop shortcut can run `kill -USR1 <pid>` to open
+  // the bar about the file in the focused editor window.
+  process.on('SIGUSR1', () => core.openAskBar('command-line'));
 }
 
 /** Reports a failed start on stderr and exits 1 (the entry's last resort). */

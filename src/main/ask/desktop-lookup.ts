@@ -1,0 +1,85 @@
+/**
+ * What the desktop says when the shortcut is pressed: the focused editor window's file
+ * and the user's selection. Both are read at once, in parallel with the bar being shown
+ * (the shell does not wait for them); the ask bar's scope waits for the lookup (bounded by
+ * the readers' timeouts), so it describes the file the user was looking at.
+ */
+import { homedir } from 'node:os';
+import type { DesktopReaders } from '../desktop/desktop-readers';
+import { readEditorTitle } from '../desktop/editor-titles';
+import type { SelectionRead } from '../desktop/primary-selection';
+import { findSelection } from '../context/selection-lines';
+import type { Logger } from '../logger';
+import type { OpenProject } from '../workspace/open-project';
+import { fileFromTitle, windowNoteFor } from './focused-file';
+
+/** The user's selection as the ask bar shows it. */
+export type SelectionScope =
+  | { kind: 'lines'; startLine: number; endLine: number }
+  | { kind: 'note'; message: string };
+
+export class DesktopLookup {
+  private pending: Promise<void> = Promise.resolve();
+  private selection: SelectionRead = { kind: 'none' };
+  private lookups = 0;
+
+  constructor(
+    private readonly readers: DesktopReaders,
+    private readonly project: () => OpenProject | null,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether this shell can read anything of the desktop. */
+  get isAvailable(): boolean {
+    return this.readers.focusedWindow !== undefined || this.readers.selection !== undefined;
+  }
+
+  /** Counts lookups: a scope prepared before one is not the scope after it (the selection may differ). */
+  get generation(): number {
+    return this.lookups;
+  }
+
+  /** Starts reading the focused window and the selection, now; the current file follows when they answer. */
+  begin(): void {
+    const project = this.project();
+    const window = this.readers.focusedWindow?.() ?? null;
+    const selection = this.readers.selection?.() ?? Promise.resolve<SelectionRead>({ kind: 'none' });
+    this.selection = { kind: 'none' };
+    this.lookups += 1;
+    this.pending = Promise.all([window, selection])
+      .then(([focused, read]) => {
+        this.selection = read;
+        if (read.kind === 'unavailable') this.logger.info(`selection: ${read.reason}`);
+        if (!focused || !project || this.project() !== project) return;
+        if (focused.kind === 'unavailable') {
+          project.currentFile.noteWindow({ message: focused.reason, candidates: [] });
+          return;
+        }
+        // Flint itself had focus (its own window, a shortcut pressed inside it): nothing to follow.
+        if (this.readers.isOwnProcess?.(focused.processId)) return;
+        const reading = readEditorTitle(focused.title, focused.ownerName);
+        const found = fileFromTitle(reading, { root: project.root, names: project.names, lastUsed: (path) => project.currentFile.lastUsed(path) }, this.readers.home ?? homedir());
+        if (found.kind === 'file') project.currentFile.noteFocused(found.path, reading.editor);
+        else project.currentFile.noteWindow(windowNoteFor(found, reading.editor, focused.title));
+      })
+      .catch((error: unknown) => this.logger.warn('could not read the focused window', error));
+  }
+
+  /** Resolves once the last lookup has updated the current file. */
+  settled(): Promise<void> {
+    return this.pending;
+  }
+
+  /** The selection read at the last shortcut, located in `lines` (the current file's), or null when it is not there. */
+  selectionIn(lines: readonly string[]): SelectionScope | null {
+    const read = this.selection;
+    if (read.kind === 'too-large') {
+      return { kind: 'note', message: `Your selection (${(read.bytes / 1024 / 1024).toFixed(1)} MB or more) is too large to focus on; the question is about the file.` };
+    }
+    if (read.kind !== 'text') return null;
+    const match = findSelection(read.text, lines);
+    if (match.kind === 'lines') return match;
+    if (match.kind === 'ambiguous') return { kind: 'note', message: `Your selection appears in ${match.places === 3 ? '3 or more' : match.places} places of the file; the question is about the file.` };
+    return null;
+  }
+}
