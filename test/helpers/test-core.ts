@@ -3,6 +3,7 @@
  */
 import { createFlintCore } from '../../src/main/core/create-core';
 import type { HotkeyHost } from '../../src/main/core/flint-core';
+import type { DesktopReaders } from '../../src/main/desktop/desktop-readers';
 import type { SecretStore } from '../../src/main/credentials/secret-store';
 import type { ProviderFactory } from '../../src/main/inference/inference-service';
 import { createMemoryLogger } from '../../src/main/logger';
@@ -27,6 +28,7 @@ export interface TestCoreOptions {
   secretStore?: SecretStore;
   providerFactory?: ProviderFactory;
   hotkey?: HotkeyHost;
+  desktop?: DesktopReaders;
 }
 
 export async function createTestCore(options: TestCoreOptions) {
@@ -42,6 +44,7 @@ export async function createTestCore(options: TestCoreOptions) {
     secretStore,
     providerFactory: options.providerFactory,
     hotkey: options.hotkey,
+    desktop: options.desktop,
   });
   return { core, logger, secretStore };
 }

@@ -1,0 +1,128 @@
+/**
+ * The shortcut on a real X desktop, through a real core: Xvfb and openbox, an editor window
+ * (a Chromium app window titled as VS Code titles its own), the PRIMARY selection, the
+ * project's real files and watcher, and the simulator receiving what would be sent.
+ * Nothing of the desktop is faked: the core reads it with get-windows and xclip.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AnswerUpdate, AskScope } from '../../shared/ask-types';
+import type { EventEnvelope } from '../../shared/contract';
+import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
+import { createTestCore } from '../../../test/helpers/test-core';
+import { startXDesktop, type XDesktop } from '../../../test/helpers/x-desktop';
+import { SimScriptSchema } from '../../../test/sim/sim-script';
+import { startSimulator, type Simulator } from '../../../test/sim/simulator';
+import { systemDesktopReaders } from '../desktop/desktop-readers';
+import type { FlintCore } from './flint-core';
+
+const APP = Array.from({ length: 30 }, (_, index) => `export const value${index + 1} = ${index + 1};`);
+
+describe('the shortcut on a real X desktop', () => {
+  let desktop: XDesktop;
+  let project: TempProject;
+  let config: string;
+  let sim: Simulator;
+  let core: FlintCore;
+  let events: EventEnvelope[];
+  const previousDisplay = process.env.DISPLAY;
+  const scope = (focus: 'recent-change' | 'selection' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
+  /** The shortcut: Flint reads the desktop, and the bar (here, its scope) follows. */
+  const pressShortcut = async (): Promise<AskScope> => {
+    core.openAskBar('hotkey');
+    return scope();
+  };
+  const title = (file: string) => `● ${file} — ${basename(project.root)} — Visual Studio Code`;
+
+  beforeAll(async () => {
+    desktop = await startXDesktop();
+    // get-windows and xclip run with the process environment, as they do in the app.
+    process.env.DISPLAY = desktop.display;
+  });
+
+  afterAll(async () => {
+    if (previousDisplay === undefined) delete process.env.DISPLAY;
+    else process.env.DISPLAY = previousDisplay;
+    await desktop?.close();
+  });
+
+  beforeEach(async () => {
+    project = await createTempProject({
+      'src/app.ts': `${APP.join('\n')}\n`,
+      'src/other.ts': 'export const other = 1;\n',
+      'src/index.ts': 'export * from "./app";\n',
+      'lib/index.ts': 'export {};\n',
+      'test/index.ts': 'export {};\n',
+    });
+    config = await mkdtemp(`${tmpdir()}/flint-desktop-config-`);
+    sim = await startSimulator({ ttftMs: 1, tokensPerSecond: 5000, script: SimScriptSchema.parse({ defaultAnswer: 'Noted.\n' }) });
+    const created = await createTestCore({
+      configDirectory: config,
+      env: { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-test' },
+      desktop: systemDesktopReaders('linux', process.env),
+    });
+    core = created.core;
+    events = [];
+    core.onDidEmit((event) => events.push(event));
+    await core.openProject(project.root);
+    await waitFor(() => events.some((event) => event.channel === 'project:tree'), 'the tree');
+    await mkdir(project.path('watch-probe'));
+    await waitFor(() => events.some((event) => event.channel === 'project:changed' && JSON.stringify(event.payload).includes('watch-probe')), 'the watcher');
+    // The user's last save was of another file (a formatter, a git checkout).
+    await writeFile(project.path('src/other.ts'), 'export const other = 2;\n');
+    await waitFor(() => core.workspace.requireProject().currentFile.value.path === 'src/other.ts', 'the save of src/other.ts');
+    await desktop.select(null);
+  });
+
+  afterEach(async () => {
+    await core?.shutdown();
+    await sim.close();
+    await project.remove();
+    await rm(config, { recursive: true, force: true });
+  });
+
+  it('asks about the file in the focused VS Code window, not the one saved last, and switches to that one with one call', async () => {
+    await desktop.showEditor(title('app.ts'));
+    const result = await pressShortcut();
+    expect(result).toMatchObject({ path: 'src/app.ts', source: 'focused', editor: 'VS Code', other: { path: 'src/other.ts', source: 'saved' }, windowNote: null, blocker: null });
+    await core.handlers.switchCurrentFile({});
+    expect(await scope()).toMatchObject({ path: 'src/other.ts', source: 'saved', other: { path: 'src/app.ts', source: 'focused', editor: 'VS Code' } });
+  });
+
+  it('refuses to guess a name found in three folders, lists them, and takes the one last saved once there is one', async () => {
+    await desktop.showEditor(title('index.ts'));
+    const refused = await pressShortcut();
+    expect(refused).toMatchObject({ path: 'src/other.ts', source: 'saved' });
+    expect(refused.windowNote).toEqual({ message: 'The focused VS Code window shows index.ts, and 3 files of the project have that name: pick one.', candidates: ['lib/index.ts', 'src/index.ts', 'test/index.ts'] });
+    await writeFile(project.path('lib/index.ts'), 'export const lib = 1;\n');
+    await waitFor(() => core.workspace.requireProject().currentFile.value.path === 'lib/index.ts', 'the save of lib/index.ts');
+    expect(await pressShortcut()).toMatchObject({ path: 'lib/index.ts', source: 'focused', windowNote: null });
+  });
+
+  it('says when the focused window names no project file, or one outside it, and keeps the last saved file', async () => {
+    await desktop.showEditor('Pull requests · flint');
+    expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', windowNote: { message: 'The focused window (“Pull requests · flint”) names no file of the project.', candidates: [] } });
+    await desktop.showEditor('/etc/hosts - NVIM');
+    expect((await pressShortcut()).windowNote?.message).toBe('The focused Neovim window shows /etc/hosts, which is outside the project.');
+  });
+
+  it('makes the lines the user selected the focus of the question, and sends them as such', async () => {
+    await desktop.showEditor(title('app.ts'));
+    await desktop.select(`${APP[11]}\n${APP[12]}\n${APP[13]}`);
+    const result = await pressShortcut();
+    expect(result).toMatchObject({ path: 'src/app.ts', selection: { startLine: 12, endLine: 14 }, selectionNote: null });
+    await core.handlers.askModel({ prompt: 'what are these?', focus: 'selection', selection: result.selection!, paths: ['src/app.ts'], depth: 'fast' });
+    await waitFor(() => events.some((event) => event.channel === 'ask:update' && (event.payload as AnswerUpdate).status === 'complete'), 'the answer');
+    expect(JSON.stringify(sim.requests.at(-1)?.body)).toContain('The user selected lines 12–14 of src/app.ts in their editor.');
+  });
+
+  it('ignores a selection that is not in the file, and says a 10 MB one is too large', async () => {
+    await desktop.showEditor(title('app.ts'));
+    await desktop.select('some text from a web page');
+    expect(await pressShortcut()).toMatchObject({ path: 'src/app.ts', selection: null, selectionNote: null });
+    await desktop.select('x'.repeat(10 * 1024 * 1024));
+    expect((await pressShortcut()).selectionNote).toMatch(/^Your selection \(1\.0 MB or more\) is too large to focus on/);
+  });
+});

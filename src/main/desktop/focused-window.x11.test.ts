@@ -1,0 +1,76 @@
+/**
+ * The focused window and the selection, read for real: Xvfb, openbox, a Chromium app
+ * window titled as VS Code titles its own (VS Code is one), X's PRIMARY selection owned
+ * by xclip. get-windows and xclip run with the process environment, so DISPLAY is set
+ * for this file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startXDesktop, type XDesktop } from '../../../test/helpers/x-desktop';
+import { createFocusedWindowReader } from './focused-window';
+import { createXclipSelectionReader, MAX_SELECTION_BYTES } from './primary-selection';
+
+describe('the focused window and the selection on a real X desktop', () => {
+  let desktop: XDesktop;
+  const previousDisplay = process.env.DISPLAY;
+
+  beforeAll(async () => {
+    desktop = await startXDesktop();
+    process.env.DISPLAY = desktop.display;
+  });
+
+  afterAll(async () => {
+    if (previousDisplay === undefined) delete process.env.DISPLAY;
+    else process.env.DISPLAY = previousDisplay;
+    await desktop?.close();
+  });
+
+  it('reads the title of the focused editor window, dirty marker, em dashes and unicode included', async () => {
+    const title = '● café.ts — proyecto — Visual Studio Code';
+    await desktop.showEditor(title);
+    const read = createFocusedWindowReader({ env: desktop.env });
+    const window = await read();
+    expect(window).toMatchObject({ kind: 'window', title, ownerName: 'Chromium' });
+    expect(window.kind === 'window' && window.processId > 0).toBe(true);
+    // The user switches files: the next read sees the new title.
+    await desktop.showEditor('server.py - api - Visual Studio Code');
+    expect(await read()).toMatchObject({ kind: 'window', title: 'server.py - api - Visual Studio Code' });
+  });
+
+  it('says why when there is no X display, no xprop, or a Wayland session', async () => {
+    expect(await createFocusedWindowReader({ platform: 'linux', env: { PATH: process.env.PATH } })()).toEqual({
+      kind: 'unavailable',
+      reason: 'No X display (DISPLAY is not set): Flint cannot see which window has focus.',
+    });
+    expect(await createFocusedWindowReader({ platform: 'linux', env: { DISPLAY: desktop.display, PATH: '/nonexistent' } })()).toEqual({
+      kind: 'unavailable',
+      reason: 'xprop is not installed (Debian/Ubuntu: apt install x11-utils), so Flint cannot see which window has focus.',
+    });
+    expect(await createFocusedWindowReader({ platform: 'linux', env: { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0', PATH: process.env.PATH } })()).toMatchObject({
+      kind: 'unavailable',
+      reason: expect.stringContaining('Wayland session'),
+    });
+  });
+
+  it('reads the PRIMARY selection the user made, and nothing when there is none', async () => {
+    const read = createXclipSelectionReader(desktop.env);
+    await desktop.select('  let sum = 0;\n  for (const item of items) sum += item.price;');
+    expect(await read()).toEqual({ kind: 'text', text: '  let sum = 0;\n  for (const item of items) sum += item.price;' });
+    await desktop.select(null);
+    expect(await read()).toEqual({ kind: 'none' });
+  });
+
+  it('does not read a 10 MB selection whole: it says how large it is', async () => {
+    await desktop.select('x'.repeat(10 * 1024 * 1024));
+    const read = await createXclipSelectionReader(desktop.env)();
+    expect(read.kind).toBe('too-large');
+    expect(read.kind === 'too-large' && read.bytes > MAX_SELECTION_BYTES).toBe(true);
+    await desktop.select(null);
+  });
+
+  it('says xclip is missing when it is', async () => {
+    expect(await createXclipSelectionReader({ DISPLAY: desktop.display, PATH: '/nonexistent' })()).toEqual({
+      kind: 'unavailable',
+      reason: 'xclip is not installed (apt install xclip): the selection cannot be read.',
+    });
+  });
+});
