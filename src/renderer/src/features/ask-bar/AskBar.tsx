@@ -4,7 +4,8 @@
  * into the diff pane beside it.
  *
  * Keys: Enter asks, Alt+Enter asks the deeper model, Shift+Enter is a new line,
- * Alt+W widens to the whole file (and back), Esc stops a streaming answer and a
+ * Alt+W widens to the whole file (and back), Alt+S switches the file (the focused
+ * editor's ↔ the one last saved or selected), Esc stops a streaming answer and a
  * second Esc closes the bar. While an answer streams, Enter redirects it and Tab queues
  * the message for when it ends. After an answer in this opening, Enter follows it up
  * (Alt+N: a new conversation instead).
@@ -14,6 +15,7 @@ import { useFocusTrap } from '../../lib/use-focus-trap';
 import type { AnswerHandle } from '../edits/use-answer';
 import { AskAnswer } from './AskAnswer';
 import { AskBarTitle, BlockerNote, FocusChip, WindowNote } from './AskBarScope';
+import { FileSource } from './FileSource';
 import type { AskBarHandle } from './use-ask-bar';
 import { useAskBarKeys } from './use-ask-bar-keys';
 import { useBarOpening } from './use-bar-opening';
@@ -55,7 +57,9 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
   return (
     <div ref={dialogRef} className={`ask-bar${hasProject ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
       <AskBarTitle titleRef={titleRef} path={scope?.path ?? currentFile} scope={scope} onClose={bar.close} />
-      {change && <FocusChip change={change} focus={focus} onToggle={bar.toggleFocus} />}
+      {scope && <FileSource scope={scope} onSwitch={bar.switchFile} />}
+      {(change || scope?.selection) && <FocusChip change={change} selection={scope?.selection ?? null} focus={focus} onToggle={bar.toggleFocus} />}
+      {scope?.selectionNote && <p className="ask-bar-meta">{scope.selectionNote}</p>}
       {scope?.window?.truncated && <WindowNote sent={scope.window} />}
       {scope?.blocker && (
         <BlockerNote blocker={scope.blocker} isEmphasized={isAttempted} onOpenSettings={onOpenSettings} onOpenFolder={onOpenFolder} />

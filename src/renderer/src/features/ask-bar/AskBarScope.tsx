@@ -4,7 +4,7 @@
  * file does not fit, and what blocks asking, with the way out.
  */
 import type { RefObject } from 'react';
-import type { AskBlocker, AskFocus, AskScope, ChangedLines } from '../../../../shared/ask-types';
+import type { AskBlocker, AskFocus, AskScope, ChangedLines, LineRange } from '../../../../shared/ask-types';
 
 export function AskBarTitle({ titleRef, path, scope, onClose }: {
   titleRef: RefObject<HTMLParagraphElement | null>;
@@ -32,21 +32,26 @@ export function AskBarTitle({ titleRef, path, scope, onClose }: {
   );
 }
 
-export function FocusChip({ change, focus, onToggle }: { change: ChangedLines; focus: AskFocus; onToggle: () => void }) {
-  const isOnChange = focus === 'recent-change';
+/** The narrow focus the bar offers (the user's selection, else the lines just changed) against the whole file; Alt+W switches. */
+export function FocusChip({ change, selection, focus, onToggle }: { change: ChangedLines | null; selection: LineRange | null; focus: AskFocus; onToggle: () => void }) {
+  const isNarrow = focus !== 'whole-file';
+  const narrow = selection ? describeSelection(selection) : change ? describeChange(change) : null;
+  if (!narrow) return null;
+  const mine = selection ? 'just my selection' : 'just the lines I changed';
   return (
     <div className="ask-bar-focus">
       <button
         type="button"
-        className={`focus-chip${isOnChange ? ' is-on' : ''}`}
-        aria-pressed={isOnChange}
+        className={`focus-chip${isNarrow ? ' is-on' : ''}`}
+        aria-pressed={isNarrow}
+        aria-label={`Focus: ${isNarrow ? narrow : 'the whole file'}`}
         onClick={onToggle}
-        title="Alt+W switches between the lines you just changed and the whole file"
+        title={`Alt+W switches between ${selection ? 'your selection' : 'the lines you just changed'} and the whole file`}
       >
-        {isOnChange ? describeChange(change) : 'The whole file'}
+        {isNarrow ? narrow : 'The whole file'}
       </button>
       <span className="ask-bar-hint">
-        <kbd>Alt+W</kbd> {isOnChange ? 'whole file' : 'just the lines I changed'}
+        <kbd>Alt+W</kbd> {isNarrow ? 'whole file' : mine}
       </span>
     </div>
   );
@@ -83,6 +88,11 @@ export function BlockerNote({ blocker, isEmphasized, onOpenSettings, onOpenFolde
       )}
     </p>
   );
+}
+
+function describeSelection(selection: LineRange): string {
+  const { startLine, endLine } = selection;
+  return `${startLine === endLine ? `Line ${startLine}` : `Lines ${startLine}–${endLine}`} (your selection)`;
 }
 
 function describeChange(change: ChangedLines): string {

@@ -9,7 +9,7 @@ const press = (key: string, extra: Partial<AskBarKeyPress> = {}): AskBarKeyPress
   isInInput: true,
   ...extra,
 });
-const idle: AskBarKeyState = { isStreaming: false, isStopSent: false, hasRecentChange: true };
+const idle: AskBarKeyState = { isStreaming: false, isStopSent: false, hasNarrowFocus: true };
 const streaming: AskBarKeyState = { ...idle, isStreaming: true };
 
 describe('askBarKeyAction', () => {
@@ -32,7 +32,7 @@ describe('askBarKeyAction', () => {
 
   it('Alt+W (by physical key) switches the focus only when there is a recent change', () => {
     expect(askBarKeyAction(press('∑', { code: 'KeyW', altKey: true }), idle)).toBe('toggle-focus');
-    expect(askBarKeyAction(press('w', { altKey: true }), { ...idle, hasRecentChange: false })).toBeNull();
+    expect(askBarKeyAction(press('w', { altKey: true }), { ...idle, hasNarrowFocus: false })).toBeNull();
     expect(askBarKeyAction(press('w'), idle)).toBeNull();
   });
 
@@ -52,5 +52,10 @@ describe('askBarKeyAction', () => {
 
   it('leaves other keys alone', () => {
     for (const key of ['a', 'A', 'ArrowUp', 'Tab', ' ']) expect(askBarKeyAction(press(key), streaming)).toBeNull();
+  });
+  it('switches the file with Alt+S only when there is another one, and not while an answer streams', () => {
+    expect(askBarKeyAction(press('s', { altKey: true }), { ...idle, hasOtherFile: true })).toBe('switch-file');
+    expect(askBarKeyAction(press('s', { altKey: true }), idle)).toBeNull();
+    expect(askBarKeyAction(press('s', { altKey: true }), { ...idle, hasOtherFile: true, isStreaming: true })).toBeNull();
   });
 });

@@ -3,8 +3,9 @@
  * tested without a browser: Esc stops a streaming answer (once) and otherwise closes,
  * Enter in the input asks (Alt+Enter the deeper model, Shift+Enter is a new line) — while
  * an answer streams, Enter redirects it and Tab queues the message for when it ends (as
- * in Codex) — Alt+N switches between following up and a new conversation, and Alt+W
- * switches the focus when there is a recent change to focus on.
+ * in Codex) — Alt+N switches between following up and a new conversation, Alt+W
+ * switches the focus when there are lines to focus on (changed or selected), and Alt+S
+ * switches the file (the focused editor's ↔ the one last saved or selected).
  */
 
 export type AskBarKeyAction =
@@ -16,8 +17,10 @@ export type AskBarKeyAction =
   | 'ask-fast'
   /** Ask the deeper model. */
   | 'ask-deep'
-  /** Switch between the lines just changed and the whole file. */
+  /** Switch between the lines just changed (or selected) and the whole file. */
   | 'toggle-focus'
+  /** Switch to the other candidate file. */
+  | 'switch-file'
   /** Queue the message for when the streaming answer ends. */
   | 'queue'
   /** Switch between a follow-up in the conversation on screen and a new conversation. */
@@ -40,7 +43,10 @@ export interface AskBarKeyState {
   isStreaming: boolean;
   /** A stop was already sent for the streaming answer: a second Esc closes at once. */
   isStopSent: boolean;
-  hasRecentChange: boolean;
+  /** Lines narrower than the file to focus on: the lines just changed, or the user's selection. */
+  hasNarrowFocus: boolean;
+  /** Another file could be the one asked about (the focused editor's, or the last saved). */
+  hasOtherFile?: boolean;
   /** Something is typed (Tab queues only a message; with none it moves focus as usual). */
   hasDraft?: boolean;
   /** A conversation is on screen to follow up. */
@@ -51,7 +57,8 @@ export interface AskBarKeyState {
 export function askBarKeyAction(press: AskBarKeyPress, state: AskBarKeyState): AskBarKeyAction | null {
   if (press.key === 'Escape') return state.isStreaming && !state.isStopSent ? 'stop' : 'close';
   if (press.key === 'Enter' && !press.shiftKey && press.isInInput) return press.altKey ? 'ask-deep' : 'ask-fast';
-  if (press.altKey && press.code === 'KeyW' && state.hasRecentChange) return 'toggle-focus';
+  if (press.altKey && press.code === 'KeyW' && state.hasNarrowFocus) return 'toggle-focus';
+  if (press.altKey && press.code === 'KeyS' && state.hasOtherFile && !state.isStreaming) return 'switch-file';
   if (press.altKey && press.code === 'KeyN' && state.canFollowUp && !state.isStreaming) return 'toggle-new';
   const plainTab = press.key === 'Tab' && !press.shiftKey && !press.altKey && !press.ctrlKey && !press.metaKey;
   if (plainTab && press.isInInput && state.isStreaming && state.hasDraft) return 'queue';

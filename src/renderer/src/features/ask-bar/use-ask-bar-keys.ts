@@ -5,6 +5,7 @@
  * `askBarKeyAction`.
  */
 import { useRef, type KeyboardEvent, type RefObject } from 'react';
+import type { AskFocus, AskScope, LineRange } from '../../../../shared/ask-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import type { AnswerHandle, SendMode } from '../edits/use-answer';
 import { askBarKeyAction } from './ask-bar-keys';
@@ -37,13 +38,13 @@ export function useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, o
     const mode: SendMode = isStreaming ? (queue ? 'queue' : 'redirect') : followsUp ? 'follow-up' : 'new';
     if (!text || (scope?.blocker && mode === 'new')) return;
     // Cleared only if it is still what was sent: words typed while the request was on its way stay.
-    if (await answer.send(text, depth, mode, { focus: change ? focus : 'whole-file', path: scope?.path ?? null })) setDraft((current) => (current.trim() === text ? '' : current));
+    if (await answer.send(text, depth, mode, { ...sentFocus(focus, scope), path: scope?.path ?? null })) setDraft((current) => (current.trim() === text ? '' : current));
   };
 
   return (event) => {
     const action = askBarKeyAction(
       { key: event.key, code: event.code, altKey: event.altKey, shiftKey: event.shiftKey, ctrlKey: event.ctrlKey, metaKey: event.metaKey, isInInput: event.target === inputRef.current },
-      { isStreaming, isStopSent: view !== null && stopSentRef.current === view.sessionId, hasRecentChange: change !== null, hasDraft: draft.trim() !== '', canFollowUp },
+      { isStreaming, isStopSent: view !== null && stopSentRef.current === view.sessionId, hasNarrowFocus: change !== null || Boolean(scope?.selection), hasOtherFile: Boolean(scope?.other), hasDraft: draft.trim() !== '', canFollowUp },
     );
     if (action === null) return;
     event.preventDefault();
@@ -70,10 +71,20 @@ export function useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, o
       case 'toggle-focus':
         bar.toggleFocus();
         return;
+      case 'switch-file':
+        bar.switchFile();
+        return;
       default: {
         const exhaustive: never = action;
         return exhaustive;
       }
     }
   };
+}
+
+/** The focus as sent: a focus the scope cannot back (no change, no selection) is the whole file. */
+function sentFocus(focus: AskFocus, scope: AskScope | null): { focus: AskFocus; selection?: LineRange } {
+  if (focus === 'selection' && scope?.selection) return { focus, selection: scope.selection };
+  if (focus === 'recent-change' && scope?.recentChange) return { focus };
+  return { focus: 'whole-file' };
 }

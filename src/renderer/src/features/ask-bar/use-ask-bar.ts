@@ -20,8 +20,10 @@ export interface AskBarHandle {
   scope: AskScope | null;
   focus: AskFocus;
   setFocus: (focus: AskFocus) => void;
-  /** Switches between the lines just changed and the whole file. */
+  /** Switches between the lines just changed (or the user's selection) and the whole file. */
   toggleFocus: () => void;
+  /** Makes the other candidate file current (the focused editor's ↔ the last saved or selected). */
+  switchFile: () => void;
   open: (sinceEpochMs?: number) => void;
   close: () => void;
   /** The question being typed: kept when the bar closes. */
@@ -37,13 +39,21 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
   const [focus, setFocusState] = useState<AskFocus>('recent-change');
   const [draft, setDraft] = useState('');
   const request = useRef(0);
+  /** The user chose the focus in this opening (Alt+W): a selection found later does not take it over. */
+  const isFocusChosen = useRef(false);
 
   const prepare = useCallback((nextFocus: AskFocus) => {
     const id = ++request.current;
     void flint.prepareAsk({ focus: nextFocus }).then((result) => {
       if (id !== request.current) return;
-      if (result.ok) setScope(result.value);
-      else setScope(null);
+      if (!result.ok) return setScope(null);
+      const next = defaultFocus(nextFocus, result.value, isFocusChosen.current);
+      if (next !== nextFocus) {
+        // The selection the shortcut found is what the question is about: prepared for it.
+        setFocusState(next);
+        return prepare(next);
+      }
+      setScope(result.value);
     });
   }, []);
 
@@ -53,7 +63,8 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
       preloadMarkdown();
       setOpenCount((count) => count + 1);
       setOpenedAt(sinceEpochMs ?? performance.timeOrigin + performance.now());
-      // A new opening starts from the default focus: the lines just changed.
+      // A new opening starts from the default focus: the lines selected, else the lines just changed.
+      isFocusChosen.current = false;
       setFocusState('recent-change');
       prepare('recent-change');
     },
@@ -67,7 +78,15 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     },
     [prepare],
   );
-  const toggleFocus = useCallback(() => setFocus(focus === 'recent-change' ? 'whole-file' : 'recent-change'), [focus, setFocus]);
+  const toggleFocus = useCallback(() => {
+    isFocusChosen.current = true;
+    const narrow: AskFocus = scope?.selection ? 'selection' : 'recent-change';
+    setFocus(focus === 'whole-file' ? narrow : 'whole-file');
+  }, [focus, scope, setFocus]);
+  const switchFile = useCallback(() => {
+    // The current file changes in main; its event re-prepares the scope (below).
+    void flint.switchCurrentFile({});
+  }, []);
 
   // The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless.
   const accelerator = useMemo(() => {
@@ -99,5 +118,15 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     if (latest.current.isOpen) prepare(latest.current.focus);
   }, [currentFileAt, projectId, prepare]);
 
-  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, toggleFocus, open, close, draft, setDraft };
+  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, toggleFocus, switchFile, open, close, draft, setDraft };
+}
+
+/**
+ * The focus a prepared scope should have: its selection when the shortcut found one (unless
+ * the user chose a focus), and never a selection it no longer has (another file became current).
+ */
+export function defaultFocus(asked: AskFocus, scope: AskScope, isChosen: boolean): AskFocus {
+  if (asked === 'recent-change' && scope.selection && !isChosen) return 'selection';
+  if (asked === 'selection' && !scope.selection) return 'recent-change';
+  return asked;
 }

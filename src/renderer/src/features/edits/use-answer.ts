@@ -7,7 +7,7 @@
  * list and the whole conversation it shows (use-conversation-sync.ts).
  */
 import { useCallback, useRef, useState } from 'react';
-import type { AnswerUpdate, AskFocus, ConversationSummary } from '../../../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, ConversationSummary, LineRange } from '../../../../shared/ask-types';
 import type { HunkRevision } from '../../../../shared/edits/hunk-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
@@ -22,6 +22,8 @@ export type AnswerHandle = ReturnType<typeof useAnswer>;
 export interface AnswerScope {
   focus: AskFocus;
   path: string | null;
+  /** With focus `selection`: the selected lines of `path`. */
+  selection?: LineRange | null;
 }
 
 /**
@@ -89,6 +91,7 @@ export function useAnswer(onError: (message: string) => void) {
         keypressEpochMs,
         ...(followUp ? { conversationId: sessionId } : {}),
         ...(!followUp && scope ? { focus: scope.focus } : {}),
+        ...(!followUp && scope?.focus === 'selection' && scope.selection ? { selection: scope.selection } : {}),
         ...(!followUp && scope?.path ? { paths: [scope.path] } : {}),
       });
       const early = refs.early.current ?? [];

@@ -19,6 +19,8 @@ export interface StatusBarProps {
   onOpenSettings: () => void;
 }
 
+const SOURCE_LABELS = { focused: 'Focused:', saved: 'Saved:', selected: 'Current:' } as const;
+
 export function StatusBar({ indexing, entryCount, currentFile, connection, latency, onOpenSettings }: StatusBarProps) {
   const serve = useServeConnection();
   const isFlintReachable = serve === null || serve.state === 'connected' || serve.state === 'connecting';
@@ -54,9 +56,9 @@ export function StatusBar({ indexing, entryCount, currentFile, connection, laten
       )}
       <span className="status-current">
         <span className="status-label" aria-hidden="true">
-          {currentFile.source === 'saved' ? 'Saved:' : 'Current:'}
+          {SOURCE_LABELS[currentFile.source ?? 'selected']}
         </span>
-        <span aria-label="Current file" title={currentFile.source === 'saved' ? 'Last saved by another program' : 'Selected in Flint'}>
+        <span aria-label="Current file" title={currentFile.source === 'focused' ? `Focused in ${currentFile.editor ?? 'your editor'} when you pressed the shortcut` : currentFile.source === 'saved' ? 'Last saved by another program' : 'Selected in Flint'}>
           {currentFile.path ?? 'none'}
         </span>
       </span>
