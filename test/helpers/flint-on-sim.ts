@@ -42,6 +42,8 @@ export interface FlintOnSimOptions {
   sim?: SimulatorOptions;
   /** Start on the welcome screen (no folder on the command line). */
   noProject?: boolean;
+  /** More environment for the serve shell (e.g. DISPLAY, for a test's X desktop). */
+  env?: Record<string, string>;
 }
 
 export async function flintOnSim(options: FlintOnSimOptions): Promise<FlintOnSim> {
@@ -53,7 +55,7 @@ export async function flintOnSim(options: FlintOnSimOptions): Promise<FlintOnSim
   }
   await mkdir(project, { recursive: true });
   const sim = await startSimulator({ apiKey: API_KEY, ...FAST_MODEL, ...(options.rules ? { script: SimScriptSchema.parse({ rules: options.rules }) } : {}), ...options.sim });
-  const serve = await startServeProcess(options.noProject ? [] : [project], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, API_KEY));
+  const serve = await startServeProcess(options.noProject ? [] : [project], { ...simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, API_KEY), ...options.env });
   const { browser, page, errors } = await openFlintPage(serve.url);
   return {
     project,

@@ -19,7 +19,7 @@ export function AskBarTitle({ titleRef, path, scope, onClose }: {
         <>
           Ask about <code>{path}</code>
           {scope?.language ? <span className="ask-bar-meta"> · {scope.language}</span> : null}
-          {scope && scope.lineCount > 0 ? <span className="ask-bar-meta"> · {scope.lineCount.toLocaleString()} lines</span> : null}
+          {scope && scope.lineCount > 0 ? <span className="ask-bar-meta"> · {scope.lineCount.toLocaleString()} {scope.lineCount === 1 ? 'line' : 'lines'}</span> : null}
         </>
       ) : (
         'Ask Flint'
