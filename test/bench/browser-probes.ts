@@ -42,6 +42,26 @@ export const CLEAR_BAR_MARKS = `performance.clearMarks('flint:bar-painted')`;
 /** The latest "shortcut → ask bar painted" latency, or undefined. */
 export const READ_BAR_MARK = `performance.getEntriesByName('flint:bar-painted')[0]?.detail.latencyMs`;
 
+/** When the ask bar was last painted (epoch ms), or undefined. */
+export const READ_BAR_PAINTED_AT = `performance.getEntriesByName('flint:bar-painted')[0]?.detail.paintedAtEpochMs`;
+
+/**
+ * Watches for the ask bar to say it is about \`path\`, focused in an editor; resolves to
+ * when it did (epoch ms). Started before the shortcut; the bar's DOM is checked at every change.
+ */
+export const watchFocusedFile = (path: string): string => `new Promise((resolve) => {
+  const check = () => {
+    const title = document.querySelector('[aria-label="Ask scope"]')?.textContent ?? '';
+    const source = document.querySelector('[aria-label="Where the file came from"]')?.textContent ?? '';
+    if (!title.includes(${JSON.stringify(path)}) || !source.startsWith('focused in')) return false;
+    resolve(performance.timeOrigin + performance.now());
+    observer.disconnect();
+    return true;
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+})`;
+
 /**
  * The floor under first_hunk_paint: a one-element change on the same page, timed the same
  * way (DOM change → Element Timing's paintTime), 60 times 40 ms apart. Resolves to the

@@ -27,6 +27,8 @@ describe('the shortcut on a real X desktop', () => {
   let sim: Simulator;
   let core: FlintCore;
   let events: EventEnvelope[];
+  /** Which windows are Flint's own: none, unless a test says the editor's process is Flint's. */
+  let isOwnProcess: (processId: number) => boolean;
   const previousDisplay = process.env.DISPLAY;
   const scope = (focus: 'recent-change' | 'selection' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
   /** The shortcut: Flint reads the desktop, and the bar (here, its scope) follows. */
@@ -57,11 +59,12 @@ describe('the shortcut on a real X desktop', () => {
       'test/index.ts': 'export {};\n',
     });
     config = await mkdtemp(`${tmpdir()}/flint-desktop-config-`);
+    isOwnProcess = () => false;
     sim = await startSimulator({ ttftMs: 1, tokensPerSecond: 5000, script: SimScriptSchema.parse({ defaultAnswer: 'Noted.\n' }) });
     const created = await createTestCore({
       configDirectory: config,
       env: { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-test' },
-      desktop: systemDesktopReaders('linux', process.env),
+      desktop: { ...systemDesktopReaders('linux', process.env), isOwnProcess: (processId) => isOwnProcess(processId) },
     });
     core = created.core;
     events = [];
@@ -106,6 +109,12 @@ describe('the shortcut on a real X desktop', () => {
     expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', windowNote: { message: 'The focused window (“Pull requests · flint”) names no file of the project.', candidates: [] } });
     await desktop.showEditor('/etc/hosts - NVIM');
     expect((await pressShortcut()).windowNote?.message).toBe('The focused Neovim window shows /etc/hosts, which is outside the project.');
+  });
+
+  it('keeps the current file when the focused window is Flint’s own (the shortcut pressed inside Flint)', async () => {
+    await desktop.showEditor(title('app.ts'));
+    isOwnProcess = () => true;
+    expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', windowNote: null, other: null });
   });
 
   it('makes the lines the user selected the focus of the question, and sends them as such', async () => {

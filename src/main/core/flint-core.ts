@@ -111,10 +111,11 @@ export class FlintCore implements Disposable {
    * and, at the same time, warms the connection and pre-loads the current file.
    */
   openAskBar(trigger: AskOpenRequest['trigger']): void {
+    const atEpochMs = performance.timeOrigin + performance.now();
     // First, so the focused window is read before Flint's own window takes the focus (the
     // shell shows it right after); the bar does not wait for it, its scope does.
     if (trigger !== 'tray') this.options.ask.lookUpDesktop();
-    this.ui.emit('ask:open', { trigger, atEpochMs: performance.timeOrigin + performance.now() });
+    this.ui.emit('ask:open', { trigger, atEpochMs });
     void this.options.ask.prepare('recent-change').catch((error: unknown) => this.options.logger.warn('could not prepare the ask bar', error));
   }
 

@@ -7,7 +7,8 @@
  * byte in main → the row in the DOM.
  * `flint:edit-painted` (ask → final diff) uses rAF + a posted message, which fires just
  * after the next frame is painted. A mark's `detail.latencyMs` runs from `sinceEpochMs`
- * (performance.timeOrigin + now, comparable across processes on one machine).
+ * (performance.timeOrigin + now, comparable across processes on one machine); element
+ * marks also carry `detail.paintedAtEpochMs`, for latencies measured from another process.
  */
 
 type ElementMark = 'flint:hunk-painted' | 'flint:bar-painted';
@@ -35,7 +36,8 @@ export function markElementPainted(element: Element, identifier: string, sinceEp
         const wait = waiting.get(entry.identifier);
         if (wait === undefined) continue;
         waiting.delete(entry.identifier);
-        performance.mark(wait.mark, { detail: { latencyMs: performance.timeOrigin + (entry.paintTime ?? entry.renderTime) - wait.sinceEpochMs } });
+        const paintedAtEpochMs = performance.timeOrigin + (entry.paintTime ?? entry.renderTime);
+        performance.mark(wait.mark, { detail: { latencyMs: paintedAtEpochMs - wait.sinceEpochMs, paintedAtEpochMs } });
       }
     }).observe({ type: 'element', buffered: true });
   }
