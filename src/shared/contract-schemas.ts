@@ -24,6 +24,9 @@ const HunkRevision = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('edited'), newLines: z.array(z.string().max(1_000_000)).max(100_000) }).strict(),
 ]);
 const AskFocus = z.enum(['recent-change', 'whole-file']);
+const AskSubject = z.enum(['file', 'project']);
+/** A draft's `@path` mentions as typed (main parses and resolves them again). */
+const Mentions = z.array(z.string().min(1).max(4096)).max(50);
 const Depth = z.enum(['fast', 'deep']);
 // Long pastes (logs, stack traces) are fine; the context budget decides what fits.
 const Prompt = z.string().min(1).max(400_000);
@@ -44,12 +47,13 @@ export const requestSchemas = {
   testConnection: ProviderInput,
   setApiKey: z.object({ providerId: ProviderId, key: z.string().min(1).max(8192) }).strict(),
   deleteApiKey: ProviderInput,
-  prepareAsk: z.object({ focus: AskFocus }).strict(),
+  prepareAsk: z.object({ focus: AskFocus, subject: AskSubject.optional(), mentions: Mentions.optional() }).strict(),
   askModel: z
     .object({
       prompt: Prompt,
       paths: z.array(RelativePath).max(20).optional(),
       focus: AskFocus.optional(),
+      subject: AskSubject.optional(),
       depth: Depth,
       keypressEpochMs: z.number().finite().optional(),
       conversationId: SessionId.optional(),
