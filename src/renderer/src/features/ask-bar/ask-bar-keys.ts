@@ -3,8 +3,9 @@
  * tested without a browser: Esc stops a streaming answer (once) and otherwise closes,
  * Enter in the input asks (Alt+Enter the deeper model, Shift+Enter is a new line) — while
  * an answer streams, Enter redirects it and Tab queues the message for when it ends (as
- * in Codex) — Alt+N switches between following up and a new conversation, and Alt+W
- * switches the focus when there is a recent change to focus on.
+ * in Codex) — Alt+N switches between following up and a new conversation, Alt+W
+ * switches the focus when there is a recent change to focus on, and Alt+P between the
+ * current file and the whole project.
  */
 
 export type AskBarKeyAction =
@@ -18,6 +19,8 @@ export type AskBarKeyAction =
   | 'ask-deep'
   /** Switch between the lines just changed and the whole file. */
   | 'toggle-focus'
+  /** Switch between the current file and the whole project. */
+  | 'toggle-subject'
   /** Queue the message for when the streaming answer ends. */
   | 'queue'
   /** Switch between a follow-up in the conversation on screen and a new conversation. */
@@ -52,6 +55,7 @@ export function askBarKeyAction(press: AskBarKeyPress, state: AskBarKeyState): A
   if (press.key === 'Escape') return state.isStreaming && !state.isStopSent ? 'stop' : 'close';
   if (press.key === 'Enter' && !press.shiftKey && press.isInInput) return press.altKey ? 'ask-deep' : 'ask-fast';
   if (press.altKey && press.code === 'KeyW' && state.hasRecentChange) return 'toggle-focus';
+  if (press.altKey && press.code === 'KeyP' && !state.isStreaming) return 'toggle-subject';
   if (press.altKey && press.code === 'KeyN' && state.canFollowUp && !state.isStreaming) return 'toggle-new';
   const plainTab = press.key === 'Tab' && !press.shiftKey && !press.altKey && !press.ctrlKey && !press.metaKey;
   if (plainTab && press.isInInput && state.isStreaming && state.hasDraft) return 'queue';

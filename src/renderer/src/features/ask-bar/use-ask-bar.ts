@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { matchesKeyPress, parseAccelerator } from '../../../../shared/accelerator';
-import type { AskFocus, AskScope } from '../../../../shared/ask-types';
+import type { AskFocus, AskScope, AskSubject } from '../../../../shared/ask-types';
+import { parseMentions } from '../../../../shared/mentions';
 import { flint } from '../../lib/flint';
 import { isMac } from '../../lib/platform';
 import { preloadMarkdown } from '../markdown/LazyMarkdownAnswer';
@@ -22,6 +23,10 @@ export interface AskBarHandle {
   setFocus: (focus: AskFocus) => void;
   /** Switches between the lines just changed and the whole file. */
   toggleFocus: () => void;
+  /** What the user chose to ask about (main may still make it the project: see `scope.subject`). */
+  subject: AskSubject;
+  /** Switches between the current file and the project. */
+  toggleSubject: () => void;
   open: (sinceEpochMs?: number) => void;
   close: () => void;
   /** The question being typed: kept when the bar closes. */
@@ -36,11 +41,17 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
   const [scope, setScope] = useState<AskScope | null>(null);
   const [focus, setFocusState] = useState<AskFocus>('recent-change');
   const [draft, setDraft] = useState('');
+  const [subject, setSubject] = useState<AskSubject>('file');
   const request = useRef(0);
+  // What main is asked about besides the focus, current at once (prepare runs from callbacks).
+  const mentions = useMemo(() => draftMentions(draft), [draft]);
+  const asked = useRef({ subject, mentions });
+  asked.current.mentions = mentions;
 
   const prepare = useCallback((nextFocus: AskFocus) => {
     const id = ++request.current;
-    void flint.prepareAsk({ focus: nextFocus }).then((result) => {
+    const { subject: nextSubject, mentions: named } = asked.current;
+    void flint.prepareAsk({ focus: nextFocus, ...(nextSubject === 'project' ? { subject: nextSubject } : {}), ...(named.length > 0 ? { mentions: named } : {}) }).then((result) => {
       if (id !== request.current) return;
       if (result.ok) setScope(result.value);
       else setScope(null);
@@ -53,8 +64,10 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
       preloadMarkdown();
       setOpenCount((count) => count + 1);
       setOpenedAt(sinceEpochMs ?? performance.timeOrigin + performance.now());
-      // A new opening starts from the default focus: the lines just changed.
+      // A new opening starts from the default focus (the lines just changed) and the current file.
       setFocusState('recent-change');
+      setSubject('file');
+      asked.current.subject = 'file';
       prepare('recent-change');
     },
     [prepare],
@@ -68,8 +81,45 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     [prepare],
   );
   const toggleFocus = useCallback(() => setFocus(focus === 'recent-change' ? 'whole-file' : 'recent-change'), [focus, setFocus]);
+  const toggleSubject = useCallback(() => {
+    const next: AskSubject = asked.current.subject === 'project' ? 'file' : 'project';
+    asked.current.subject = next;
+    setSubject(next);
+    prepare(focus);
+  }, [focus, prepare]);
 
-  // The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless.
+  useBarShortcut(shortcut, open);
+  useEffect(() => flint.on('ask:open', ({ atEpochMs }) => open(atEpochMs)), [open]);
+
+  // A save or selection while the bar is open changes what it is about (refs: opening
+  // and focus changes prepare by themselves); so do the files the draft names, once typing pauses.
+  const latest = useRef({ isOpen, focus });
+  latest.current = { isOpen, focus };
+  useEffect(() => {
+    if (latest.current.isOpen) prepare(latest.current.focus);
+  }, [currentFileAt, projectId, prepare]);
+  const mentionKey = mentions.join('\u0001');
+  useEffect(() => {
+    if (!latest.current.isOpen) return;
+    const timer = setTimeout(() => prepare(latest.current.focus), MENTION_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [mentionKey, prepare]);
+
+  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, toggleFocus, subject, toggleSubject, open, close, draft, setDraft };
+}
+
+/** How long typing pauses before main is asked about the files the draft names. */
+const MENTION_PAUSE_MS = 150;
+
+/** The draft's `@` mentions as typed, for main to resolve (the schema takes at most 50). */
+function draftMentions(draft: string): string[] {
+  return parseMentions(draft)
+    .slice(0, 50)
+    .map((mention) => draft.slice(mention.start, mention.end));
+}
+
+/** The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless. */
+function useBarShortcut(shortcut: string, open: (sinceEpochMs?: number) => void): void {
   const accelerator = useMemo(() => {
     const parsed = parseAccelerator(shortcut);
     return parsed.ok ? parsed.accelerator : null;
@@ -88,16 +138,4 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
   }, [accelerator, open]);
-
-  useEffect(() => flint.on('ask:open', ({ atEpochMs }) => open(atEpochMs)), [open]);
-
-  // A save or selection while the bar is open changes what it is about (refs: opening
-  // and focus changes prepare by themselves).
-  const latest = useRef({ isOpen, focus });
-  latest.current = { isOpen, focus };
-  useEffect(() => {
-    if (latest.current.isOpen) prepare(latest.current.focus);
-  }, [currentFileAt, projectId, prepare]);
-
-  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, toggleFocus, open, close, draft, setDraft };
 }

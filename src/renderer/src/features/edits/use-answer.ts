@@ -7,7 +7,7 @@
  * list and the whole conversation it shows (use-conversation-sync.ts).
  */
 import { useCallback, useRef, useState } from 'react';
-import type { AnswerUpdate, AskFocus, ConversationSummary } from '../../../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, ConversationSummary, AskSubject } from '../../../../shared/ask-types';
 import type { HunkRevision } from '../../../../shared/edits/hunk-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
@@ -22,6 +22,8 @@ export type AnswerHandle = ReturnType<typeof useAnswer>;
 export interface AnswerScope {
   focus: AskFocus;
   path: string | null;
+  /** `project`: no file but the outline (and the files the prompt names with `@path`). */
+  subject?: AskSubject;
 }
 
 /**
@@ -90,6 +92,7 @@ export function useAnswer(onError: (message: string) => void) {
         ...(followUp ? { conversationId: sessionId } : {}),
         ...(!followUp && scope ? { focus: scope.focus } : {}),
         ...(!followUp && scope?.path ? { paths: [scope.path] } : {}),
+        ...(!followUp && scope?.subject === 'project' ? { subject: 'project' as const } : {}),
       });
       const early = refs.early.current ?? [];
       refs.early.current = null;
