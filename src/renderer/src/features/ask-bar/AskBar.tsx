@@ -79,7 +79,7 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
           placeholder={isStreaming ? 'Type to redirect the answer (Enter), or queue a message (Tab)…' : followsUp ? 'Follow up…' : 'Ask a question or describe a change · @ names a file'}
           value={draft}
           aria-autocomplete="list"
-          aria-controls={completion.isOpen ? completion.listId : undefined}
+          aria-controls={completion.listId}
           aria-activedescendant={completion.isOpen ? completion.optionId(completion.active) : undefined}
           onChange={(event) => {
             setDraft(event.target.value);

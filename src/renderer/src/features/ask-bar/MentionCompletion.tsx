@@ -17,19 +17,20 @@ export function MentionCombobox({ completion, children }: { completion: MentionC
       aria-label="Question, with @ file completion"
       aria-haspopup="listbox"
       aria-expanded={completion.isOpen}
-      aria-owns={completion.isOpen ? completion.listId : undefined}
+      aria-controls={completion.listId}
     >
       {children}
-      {completion.isOpen && <MentionList completion={completion} />}
+      <MentionList completion={completion} />
     </div>
   );
 }
 
 function MentionList({ completion }: { completion: MentionCompletionHandle }) {
-  const { options, active, listId, optionId, pick, setActive } = completion;
+  const { isOpen, options, active, listId, optionId, pick, setActive } = completion;
+  // Always in the page (hidden when closed): the combobox's aria-controls names it.
   return (
-    <ul id={listId} className="mention-list" role="listbox" aria-label="Project files">
-      {options.map((path, index) => {
+    <ul id={listId} className="mention-list" role="listbox" aria-label="Project files" hidden={!isOpen}>
+      {isOpen && options.map((path, index) => {
         const slash = path.lastIndexOf('/');
         return (
           <li
