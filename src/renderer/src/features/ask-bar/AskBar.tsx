@@ -70,7 +70,7 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
       {scope?.blocker && (
         <BlockerNote blocker={scope.blocker} isEmphasized={isAttempted} onOpenSettings={onOpenSettings} onOpenFolder={onOpenFolder} />
       )}
-      {scope && <NamedFiles mentions={scope.mentions} />}
+      {scope && <NamedFiles mentions={scope.mentions.filter((status) => status.mention !== completion.typing)} />}
       <MentionCombobox completion={completion}>
         <textarea
           ref={inputRef}

@@ -11,6 +11,8 @@ import { mentionableFiles, rankPaths } from './mention-match';
 
 export interface MentionCompletionHandle {
   isOpen: boolean;
+  /** The mention being completed (`@src/a`), while the list is open: main's verdict on it is not final yet. */
+  typing: string | null;
   options: string[];
   active: number;
   listId: string;
@@ -78,7 +80,7 @@ export function useMentionCompletion(draft: string, setDraft: Dispatch<SetStateA
   };
 
   const onCaret = (event: SyntheticEvent<HTMLTextAreaElement>) => setCaret(event.currentTarget.selectionStart);
-  return { isOpen, options, active, listId: `${id}-mentions`, optionId: (index) => `${id}-mention-${index}`, pick, setActive, onKeyDown, onCaret };
+  return { isOpen, typing: isOpen ? `@${at.query}` : null, options, active, listId: `${id}-mentions`, optionId: (index) => `${id}-mention-${index}`, pick, setActive, onKeyDown, onCaret };
 }
 
 /** The files `@` can name, from the tree the renderer already has: listed again only when the tree changed. */
