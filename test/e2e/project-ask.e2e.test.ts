@@ -143,5 +143,12 @@ describe('asking about the project with @path mentions, in Chromium', () => {
     expect(await bar().getByRole('button', { name: 'Ask about the project' }).getAttribute('aria-pressed')).toBe('true');
     await input().press('Alt+p');
     await eventually(scopeText, (text) => text.includes('src/a.ts'), 'back to the file');
+    // Beside the current file, a file picked with the mouse goes too.
+    await input().pressSequentially('compare with @READ');
+    await list().getByRole('option', { name: /README\.md/ }).click();
+    expect(await input().inputValue()).toBe('compare with @README.md ');
+    await eventually(() => bar().getByLabel('Named files').innerText(), (text) => text.includes('+ README.md'), 'the named file beside the current one');
+    expect(await scopeText()).toContain('src/a.ts');
+    await shoot('file-plus-named');
   });
 });
