@@ -111,11 +111,12 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
 /** How long typing pauses before main is asked about the files the draft names. */
 const MENTION_PAUSE_MS = 150;
 
-/** The draft's `@` mentions as typed, for main to resolve (the schema takes at most 50). */
+/** The draft's `@` mentions as typed, for main to resolve (the schema takes at most 50, each a path's length). */
 function draftMentions(draft: string): string[] {
   return parseMentions(draft)
-    .slice(0, 50)
-    .map((mention) => draft.slice(mention.start, mention.end));
+    .map((mention) => draft.slice(mention.start, mention.end))
+    .filter((mention) => mention.length <= 4096)
+    .slice(0, 50);
 }
 
 /** The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless. */
