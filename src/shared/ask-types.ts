@@ -4,6 +4,7 @@
  */
 import type { HunkUpdate } from './edits/hunk-types';
 import type { CurrentFileSource, FileCandidate, WindowNote } from './project-types';
+import type { MentionStatus } from './mentions';
 
 /** What the question is about: the lines the last save changed, the lines the user selected, or the whole file. */
 export type AskFocus = 'recent-change' | 'selection' | 'whole-file';
@@ -13,6 +14,12 @@ export interface LineRange {
   startLine: number;
   endLine: number;
 }
+
+/**
+ * What a question is about: `file`, the current file (and the files named with `@path`);
+ * `project`, the project outline and the named files only ("Ask about the project").
+ */
+export type AskSubject = 'file' | 'project';
 
 /** Why nothing can be asked yet, with what to do instead. */
 export interface AskBlocker {
@@ -57,6 +64,12 @@ export interface AskScope {
   tokens: number;
   tokenCounting: string;
   blocker: AskBlocker | null;
+  /** `project` when the user chose it, or when the current file cannot be sent (then `path` is null). */
+  subject: AskSubject;
+  /** Why the question is about the project though the user did not choose that (no current file, a binary or missing one); else null. */
+  subjectNote: string | null;
+  /** The draft's `@path` mentions as main resolved them, in order, with what becomes of each. */
+  mentions: MentionStatus[];
 }
 
 /** Whether the system-wide shortcut works. */

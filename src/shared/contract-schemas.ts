@@ -29,6 +29,9 @@ const LineRange = z
   .object({ startLine: z.number().int().min(1).max(100_000_000), endLine: z.number().int().min(1).max(100_000_000) })
   .strict()
   .refine((range) => range.startLine <= range.endLine, 'startLine must not be after endLine');
+const AskSubject = z.enum(['file', 'project']);
+/** A draft's `@path` mentions as typed (main parses and resolves them again). */
+const Mentions = z.array(z.string().min(1).max(4096)).max(50);
 const Depth = z.enum(['fast', 'deep']);
 // Long pastes (logs, stack traces) are fine; the context budget decides what fits.
 const Prompt = z.string().min(1).max(400_000);
@@ -50,13 +53,14 @@ export const requestSchemas = {
   testConnection: ProviderInput,
   setApiKey: z.object({ providerId: ProviderId, key: z.string().min(1).max(8192) }).strict(),
   deleteApiKey: ProviderInput,
-  prepareAsk: z.object({ focus: AskFocus }).strict(),
+  prepareAsk: z.object({ focus: AskFocus, subject: AskSubject.optional(), mentions: Mentions.optional() }).strict(),
   askModel: z
     .object({
       prompt: Prompt,
       paths: z.array(RelativePath).max(20).optional(),
       focus: AskFocus.optional(),
       selection: LineRange.optional(),
+      subject: AskSubject.optional(),
       depth: Depth,
       keypressEpochMs: z.number().finite().optional(),
       conversationId: SessionId.optional(),

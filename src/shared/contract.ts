@@ -14,7 +14,7 @@ import type {
   LatencyFigures,
   ProvidersState,
 } from './inference-types';
-import type { AskFocus, AskOpenRequest, AskScope, HotkeyStatus, LineRange } from './ask-types';
+import type { AskFocus, AskOpenRequest, AskScope, AskSubject, HotkeyStatus, LineRange } from './ask-types';
 import type { HunkRevision, HunkState } from './edits/hunk-types';
 import type { AnswerUpdate, ConversationSummary } from './ask-types';
 import type { Result } from './result';
@@ -122,15 +122,19 @@ export const requests = {
   // The conversation (the ask part of main).
   /**
    * The ask bar opened: warms the connection, pre-loads the current file's context with
-   * `focus`, and says what a question would be about (or what blocks it).
+   * `focus`, and says what a question would be about (or what blocks it). `subject`:
+   * the project instead of the current file; `mentions`: the draft's `@path` mentions as
+   * typed, for main to resolve, budget and pre-load with it.
    */
-  prepareAsk: request<{ focus: AskFocus }, AskScope>('ask:prepare'),
+  prepareAsk: request<{ focus: AskFocus; subject?: AskSubject; mentions?: string[] }, AskScope>('ask:prepare'),
   /**
-   * Asks about `paths` (default: the current file, focused on `focus`). A question's answer
-   * streams as the answer's prose; a change request's hunks arrive too, as `ask:update` events.
+   * Asks about `paths` (default: the current file, focused on `focus`; with `subject:
+   * 'project'`, no file but the outline), plus the files the prompt names with `@path`.
+   * A question's answer streams as the answer's prose; a change request's hunks arrive
+   * too, as `ask:update` events.
    */
   askModel: request<
-    { prompt: string; paths?: string[]; focus?: AskFocus; selection?: LineRange; depth: AnswerDepth; keypressEpochMs?: number; conversationId?: string },
+    { prompt: string; paths?: string[]; focus?: AskFocus; selection?: LineRange; subject?: AskSubject; depth: AnswerDepth; keypressEpochMs?: number; conversationId?: string },
     { sessionId: string }
   >('ask:start'),
   /** Stops the stream at once (Esc); complete hunks stay decidable. */

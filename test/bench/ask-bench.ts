@@ -75,10 +75,11 @@ async function measureContextBuild(root: string, config: string, log: (line: str
   const env = { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: 'http://127.0.0.1:9/v1', FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-bench' };
   const { store } = await SettingsStore.load(config);
   const inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger });
-  const history = new SaveHistory({ files: new ProjectFiles(root), settleMs: 0 });
+  const files = new ProjectFiles(root);
+  const history = new SaveHistory({ files, settleMs: 0 });
   const outline = projectOutline('bench', [{ path: 'src', kind: 'directory' }, { path, kind: 'file' }]);
   // One service for the whole run, as in the app: lines counted once stay counted.
-  const project = () => ({ root, name: 'bench', outline: () => outline, history });
+  const project = () => ({ root, name: 'bench', outline: () => outline, history, files });
   const service = new AskService({ inference, prompts: new PromptBuilder({ inference, project }), project, currentFile: () => ({ path, source: 'saved', at: 0 }), desktop: new DesktopLookup({}, () => null, logger), isStreaming: () => false });
   // The tokenizer loads once per process (about 140 ms); that is not a build.
   await loadO200kCounter();

@@ -94,12 +94,14 @@ describe('the ask bar in Chromium (serve shell, simulator)', () => {
     await eventually(() => bar().count(), (count) => count === 0, 'the bar to close');
   });
 
-  it('says to save or select a file when the project has no current file yet', async () => {
+  it('offers the project rather than blocking when the project has no current file yet', async () => {
     await page.getByLabel('Folder path').fill(project);
     await page.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('tree', { name: 'Files' }).waitFor();
     await press();
-    await eventually(() => bar().getByRole('alert').innerText(), (text) => text.includes('No current file yet'), 'the no-file guidance');
+    await eventually(scopeText, (text) => text.includes('Ask about the project'), 'the project scope');
+    expect(await bar().innerText()).toContain('No current file: asking about the project');
+    expect(await bar().getByRole('alert').count()).toBe(0);
     await input().press('Escape');
   });
 

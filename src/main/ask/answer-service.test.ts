@@ -279,10 +279,14 @@ describe('AnswerService with the simulator and a real project', () => {
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'already-streaming' });
   });
 
-  it('says there is no current file to ask about, with what to do', async () => {
+  it('asks about the project when there is no current file: the outline goes, no file does', async () => {
     await setUp();
     workspace.requireProject().currentFile.clear();
-    await expect(answers.ask({ prompt: 'explain', depth: 'fast' })).rejects.toMatchObject({ code: 'no-file', message: expect.stringContaining('select a file in the tree') });
+    await answers.ask({ prompt: 'explain the layout', depth: 'fast' });
+    await waitFor(() => statuses.includes('complete'), 'the answer');
+    const sent = JSON.stringify(sim.requests.find((request) => JSON.stringify(request.body).includes('explain the layout'))!.body);
+    expect(sent).toContain('Top-level folders:');
+    expect(sent).not.toContain('File: src/app.ts');
   });
 
   it('refuses a question whose project closed while it was being prepared, and never sends it', async () => {

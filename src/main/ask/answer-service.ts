@@ -7,7 +7,7 @@
  * itself after `retry-after`, with the countdown on the turn.
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerUpdate, AskFocus, ConversationSummary, LineRange, TurnKind, TurnView } from '../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, AskSubject, ConversationSummary, LineRange, TurnKind, TurnView } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { InferenceService } from '../inference/inference-service';
@@ -18,8 +18,9 @@ import type { Workspace } from '../workspace/workspace';
 import { Conversation, type ConversationOptions } from './conversation';
 import { ConversationList } from './conversation-list';
 import type { ConversationRecord } from './conversation-record';
+import { questionFiles } from './project-question';
 import type { BuiltPrompt, PromptRequest } from './prompt-builder';
-import { closedMeanwhile, promptFiles, TurnSender } from './turn-sender';
+import { closedMeanwhile, TurnSender } from './turn-sender';
 
 /** A 429 without `retry-after` is retried after this long. */
 const DEFAULT_RETRY_AFTER_S = 10;
@@ -34,6 +35,8 @@ export interface AskInput {
   focus?: AskFocus;
   /** With focus `selection`: the lines the user selected in the (first) file. */
   selection?: LineRange;
+  /** `project`: no current file, the outline (and the files the prompt names). */
+  subject?: AskSubject;
   depth: AnswerDepth;
   keypressEpochMs?: number;
   /** Continue this conversation (a follow-up) rather than start one. */
@@ -97,7 +100,11 @@ export class AnswerService implements Disposable {
     return this.starting > 0 || this.list.all().some((conversation) => conversation.isStreaming);
   }
 
-  /** Asks about `paths` (default: the current file) in a new conversation, or follows one up. */
+  /**
+   * Asks about `paths` (default: the current file; none for a question about the project,
+   * or when the current file cannot be sent) and the files the prompt names with `@path`,
+   * in a new conversation; or follows one up.
+   */
   async ask(input: AskInput): Promise<{ sessionId: string }> {
     const project = this.options.workspace.requireProject();
     if (this.isStreaming) throw new FlintFailure('already-streaming', 'An answer is still streaming: stop it (Esc), or type to redirect it.');
@@ -106,21 +113,18 @@ export class AnswerService implements Disposable {
       await this.run(conversation, 'follow-up', input.prompt, input.depth, input.keypressEpochMs);
       return { sessionId: conversation.id };
     }
-    const current = project.currentFile.value.path;
-    const paths = input.paths?.length ? input.paths : current !== null ? [current] : [];
-    if (paths.length === 0) throw new FlintFailure('no-file', 'No current file: select a file in the tree, or save one in your editor, then ask.');
     this.starting += 1;
     try {
       // A path that is not the project's, a file that is gone, a question too long for the
       // window: the request's fault, refused before anything starts (the bar keeps the words).
       const focus = input.focus ?? 'recent-change';
-      const files = await promptFiles(project, paths);
-      const selection = input.selection ? { path: paths[0]!, ...input.selection } : undefined;
-      const prompt = await this.options.buildPrompt({ files, question: input.prompt, focus, selection, depth: input.depth });
+      const { files, named } = await questionFiles(project, input);
+      const selection = input.selection && files[0] ? { path: files[0].path, ...input.selection } : undefined;
+      const prompt = await this.options.buildPrompt({ files: [...files, ...named], question: input.prompt, focus, selection, depth: input.depth });
       if (this.options.workspace.project !== project) throw closedMeanwhile();
       const conversation = this.create(project, focus);
       const turn = conversation.addTurn({ kind: 'question', text: input.prompt, depth: input.depth, model: this.modelFor(input.depth) });
-      await this.sender.send(conversation, turn, project, input.keypressEpochMs, { files, prompt });
+      await this.sender.send(conversation, turn, project, input.keypressEpochMs, { files, named, prompt });
       // The project closed while the question was prepared: it went, unsent, with its conversations.
       if (conversation.isOver) throw closedMeanwhile();
       return { sessionId: conversation.id };

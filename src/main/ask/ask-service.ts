@@ -9,6 +9,8 @@ import { languageOf } from '../context/languages';
 import type { InferenceService } from '../inference/inference-service';
 import type { CurrentFile } from '../../shared/project-types';
 import type { DesktopLookup } from './desktop-lookup';
+import { resolveNamedFiles } from './mentions';
+import { assembleWithNamed, NO_FILE_NOTE, projectScope, scopeRequestKey, type ScopeRequest } from './project-question';
 import type { AskProject, PromptBuilder } from './prompt-builder';
 
 export interface AskServiceOptions {
@@ -30,18 +32,18 @@ export class AskService {
   constructor(private readonly options: AskServiceOptions) {}
 
   /** What the bar would ask about now, and what blocks asking. Reads the current file. */
-  async scope(focus: AskFocus = 'recent-change'): Promise<AskScope> {
-    return (await this.inspect(focus)).scope;
+  async scope(focus: AskFocus = 'recent-change', request: ScopeRequest = {}): Promise<AskScope> {
+    return (await this.inspect(focus, request)).scope;
   }
 
   /**
    * The hotkey: warms the connection and pre-loads the current file's context with
    * the default focus, so Enter sends only the question. Returns the scope for the bar.
    */
-  async prepare(focus: AskFocus = 'recent-change'): Promise<AskScope> {
+  async prepare(focus: AskFocus = 'recent-change', request: ScopeRequest = {}): Promise<AskScope> {
     // The shortcut's lookup of the focused window decides which file this is about.
     await this.options.desktop.settled();
-    return this.prepareShared(focus);
+    return this.prepareShared(focus, request);
   }
 
   /** Reads the focused window and the selection now (the system-wide shortcut, `flint --ask`). */
@@ -49,12 +51,12 @@ export class AskService {
     this.options.desktop.begin();
   }
 
-  private prepareShared(focus: AskFocus): Promise<AskScope> {
-    // Shared only while nothing it depends on has changed: the project, the file, the focus.
+  private prepareShared(focus: AskFocus, request: ScopeRequest): Promise<AskScope> {
+    // Shared only while nothing it depends on has changed: the project, the file, the focus, the subject and mentions, the shortcut's lookup.
     const current = this.options.currentFile();
-    const key = [focus, this.options.project()?.root ?? '', current.path ?? '', current.at, this.options.desktop.generation].join('\u0000');
+    const key = [focus, this.options.project()?.root ?? '', current.path ?? '', current.at, scopeRequestKey(request), this.options.desktop.generation].join('\u0000');
     if (this.preparing?.key === key) return this.preparing.scope;
-    const scope = this.prepareNow(focus);
+    const scope = this.prepareNow(focus, request);
     const preparing = { key, scope };
     this.preparing = preparing;
     void scope.finally(() => {
@@ -63,16 +65,16 @@ export class AskService {
     return scope;
   }
 
-  private async prepareNow(focus: AskFocus): Promise<AskScope> {
+  private async prepareNow(focus: AskFocus, request: ScopeRequest): Promise<AskScope> {
     const inference = this.options.inference;
-    const { scope, context } = await this.inspect(focus);
+    const { scope, context } = await this.inspect(focus, request);
     // Pre-loading opens the connection too; without a context to pre-load, just warm it.
     if (context && !this.options.isStreaming()) void inference.preloadContext(context.instructions).catch(() => undefined);
     else void inference.warm().catch(() => undefined);
     return scope;
   }
 
-  private async inspect(focus: AskFocus): Promise<{ scope: AskScope; context: AssembledContext | null }> {
+  private async inspect(focus: AskFocus, request: ScopeRequest): Promise<{ scope: AskScope; context: AssembledContext | null }> {
     const project = this.options.project();
     const current = this.options.currentFile();
     const path = project ? current.path : null;
@@ -92,11 +94,16 @@ export class AskService {
       tokens: 0,
       tokenCounting: '',
       blocker: null,
+      subject: 'file',
+      subjectNote: null,
+      mentions: [],
     };
     const blocked = (blocker: AskBlocker) => ({ scope: { ...scope, blocker }, context: null });
     if (!project) return blocked({ kind: 'no-project', message: 'No project is open. Open a folder, then save a file in your editor (or select one here) and ask about it.' });
     scope.project = project.name;
-    if (!path) return blocked({ kind: 'no-file', message: 'No current file yet. Save a file in your editor, or select one in the tree, then ask.' });
+    // Without a file to send (none, or one that cannot be), the question is about the project.
+    const aboutProject = (note: string | null) => this.aboutProject(scope, project, request, note);
+    if (request.subject === 'project' || !path) return aboutProject(path ? null : NO_FILE_NOTE);
     let lines: readonly string[] | null;
     try {
       // Never a file read mid-write: a save in progress is waited for (bounded).
@@ -105,9 +112,9 @@ export class AskService {
       lines = settled.lines;
     } catch (error) {
       if (!(error instanceof FlintFailure)) throw error;
-      return blocked({ kind: 'file-problem', message: error.message });
+      return aboutProject(`${error.message} Asking about the project instead.`);
     }
-    if (!lines) return blocked({ kind: 'file-problem', message: `${path} no longer exists (deleted or renamed after it was saved). Save or select another file.` });
+    if (!lines) return aboutProject(`${path} no longer exists (deleted or renamed after it was saved): asking about the project instead.`);
     scope.lineCount = lines.length;
     const change = await project.history.recentChange(path, lines);
     scope.recentChange = change?.lines ?? null;
@@ -117,9 +124,11 @@ export class AskService {
     const missingKey = await this.options.inference.missingKeyMessage();
     if (missingKey) return blocked({ kind: 'no-key', message: missingKey });
     let context: AssembledContext;
+    let mentions: AskScope['mentions'];
     try {
+      const named = await resolveNamedFiles(project.files, request.mentions ?? [], [path]);
       const selected = focus === 'selection' ? scope.selection : null;
-      context = await this.options.prompts.assemble([{ path, lines, recentChange: focus === 'recent-change' ? change : null, selection: selected }], '', 'fast');
+      ({ context, mentions } = await assembleWithNamed(this.options.prompts, [{ path, lines, recentChange: focus === 'recent-change' ? change : null, selection: selected }], named));
     } catch (error) {
       // Expected refusals (too large for the window) are the user's to see; anything else is a bug, logged by the host.
       if (!(error instanceof FlintFailure)) throw error;
@@ -127,8 +136,16 @@ export class AskService {
     }
     const window = context.windows[0]!;
     return {
-      scope: { ...scope, window: { startLine: window.startLine, endLine: window.endLine, truncated: window.truncated }, tokens: context.tokens, tokenCounting: context.tokenCounting },
+      scope: { ...scope, mentions, window: { startLine: window.startLine, endLine: window.endLine, truncated: window.truncated }, tokens: context.tokens, tokenCounting: context.tokenCounting },
       context,
     };
+  }
+
+  /** The scope of a question about the project (a missing key still blocks it). */
+  private async aboutProject(scope: AskScope, project: AskProject, request: ScopeRequest, note: string | null): Promise<{ scope: AskScope; context: AssembledContext | null }> {
+    const missingKey = await this.options.inference.missingKeyMessage();
+    const base: AskScope = { ...scope, blocker: missingKey ? { kind: 'no-key', message: missingKey } : null };
+    if (missingKey) return { scope: { ...base, path: null, language: null, lineCount: 0, subject: 'project', subjectNote: note }, context: null };
+    return projectScope(base, project, this.options.prompts, request, note);
   }
 }

@@ -9,6 +9,7 @@ import { assembleContext, outputReserve, type AssembledContext, type ContextFile
 import type { SaveHistory } from '../context/save-history';
 import { byteCounter, estimateCounter, LineTokenCache, loadO200kCounter, tokenizerFamily, utf8Length } from '../context/token-counter';
 import type { FileText } from '../fs/file-text';
+import type { ProjectFiles } from '../fs/project-files';
 import type { InferenceService } from '../inference/inference-service';
 import { instructionsFor } from './instructions';
 
@@ -19,11 +20,14 @@ export interface AskProject {
   /** The project outline (name, top-level folders, languages). */
   outline(): string;
   history: SaveHistory;
+  /** The project's path policy and reader (the files a question names with `@path`). */
+  files: ProjectFiles;
 }
 
 /** The files and question of one request; texts are what anchoring will use. */
 export interface PromptRequest {
-  files: ReadonlyArray<{ path: string; text: FileText }>;
+  /** `named`: named with `@path` besides the file asked about: cut for room rather than refused. */
+  files: ReadonlyArray<{ path: string; text: FileText; named?: boolean }>;
   question: string;
   focus: AskFocus;
   /** With focus `selection`: the lines the user selected, in which file. */
@@ -51,9 +55,11 @@ export class PromptBuilder {
   async build(request: PromptRequest): Promise<BuiltPrompt> {
     const project = this.options.project();
     const files: ContextFile[] = await Promise.all(
-      request.files.map(async ({ path, text }) => {
+      request.files.map(async ({ path, text, named }) => {
         // The texts were read elsewhere: refuse one that was read while its writer was still writing.
         await project?.history.checkSettled(path, text.lines);
+        // A named file is there to be read whole (its window from the top), not for its last save.
+        if (named) return { path, lines: text.lines, recentChange: null, optional: true };
         const recentChange = request.focus === 'recent-change' && project ? await project.history.recentChange(path, text.lines) : null;
         return { path, lines: text.lines, recentChange, selection: request.focus === 'selection' ? selectionIn(request.selection, path, text.lines.length) : null };
       }),

@@ -11,12 +11,17 @@ import type { OpenProject } from '../workspace/open-project';
 import type { Conversation } from './conversation';
 import { historyMessages, questionWithNote } from './conversation-record';
 import type { BuiltPrompt, PromptRequest } from './prompt-builder';
+import { namedPromptFiles } from './project-question';
 
-export type PromptFile = { path: string; text: FileText };
+/** `named`: named with `@path` besides the files asked about (cut for room rather than refused). */
+export type PromptFile = { path: string; text: FileText; named?: boolean };
 
 /** A question's files and prompt, ready before its conversation exists. */
 export interface PreparedTurn {
+  /** The files asked about: the conversation keeps them for every later turn. */
   files: PromptFile[];
+  /** The files its words named with `@path`. */
+  named: PromptFile[];
   prompt: BuiltPrompt;
 }
 
@@ -39,9 +44,14 @@ export class TurnSender {
     try {
       const note = conversation.hunks.decisions.peek();
       const texts = prepared?.files ?? (await promptFiles(project, conversation.paths));
-      const built = prepared && note.length === 0 ? prepared.prompt : await this.options.buildPrompt({ files: texts, question: questionWithNote(turn.text, note), focus: conversation.focus, depth: turn.depth });
+      // Files named in any turn so far stay in the conversation, as they are now (a gone one is left out).
+      const named = prepared?.named ?? (await namedPromptFiles(project, [...conversation.turnsBefore(turn.index).map((before) => before.text), turn.text], texts));
+      const files = [...texts, ...named];
+      const built = prepared && note.length === 0 ? prepared.prompt : await this.options.buildPrompt({ files, question: questionWithNote(turn.text, note), focus: conversation.focus, depth: turn.depth });
       if (!this.options.isOpen(project)) throw closedMeanwhile();
       const history = historyMessages(conversation.turnsBefore(turn.index));
+      // The named files' hunks anchor on what the model was shown too; only the files asked about become the conversation's.
+      conversation.hunks.noteShown(new Map(named.map((file) => [file.path, file.text])));
       const opened = await conversation.open(turn, { ...built, history }, new Map(texts.map((file) => [file.path, file.text])), keypressEpochMs);
       // Only a request that went out told the model: then the next note starts afresh (decisions made meanwhile stay).
       if (!opened || note.length === 0) return;

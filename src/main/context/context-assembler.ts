@@ -21,6 +21,11 @@ export interface ContextFile {
   recentChange: RecentChange | null;
   /** The lines the user selected, when the question is focused on them (1-based, inclusive). */
   selection?: LineRange | null;
+  /**
+   * Named by the user with `@path` (besides the file asked about): left out, and listed
+   * in `cut`, when it gets no room, rather than refusing the whole request.
+   */
+  optional?: boolean;
 }
 
 export interface ContextRequest {
@@ -51,6 +56,8 @@ export interface AssembledContext {
   /** Upper bound of the tokens sent (exact where a file had to be counted). */
   tokens: number;
   windows: FileWindow[];
+  /** Optional files left out: no room for even their first line. */
+  cut: string[];
   tokenCounting: string;
 }
 
@@ -79,41 +86,78 @@ export function assembleContext(request: ContextRequest): AssembledContext {
   // hotkey pre-loads before the question is typed is then exactly what is sent.
   const allowance = Math.min(QUESTION_ALLOWANCE, Math.floor(request.windowTokens / 32));
   const turnRoom = tokens.text(changes.join('\n\n')) + Math.max(allowance, questionTokens + 8);
-  let budget = request.windowTokens - outputReserve(request.windowTokens) - tokens.text(head) - turnRoom;
-  let used = tokens.text(head) + tokens.text(turn);
-  const sections: string[] = [];
-  const windows: FileWindow[] = [];
-  for (const file of request.files) {
-    // The frame (heading, fences, both elision marks with the largest line numbers, the
-    // blank line joining sections) is counted at its longest, so the lines get only what is
-    // left. (A fence beyond 8 backticks, for a file with such lines, costs a few tokens more:
-    // the answer's reserve absorbs them.)
-    const longest = { start: file.lines.length, end: file.lines.length - 1, truncated: true };
-    const frameBound = tokens.text(frameText(file, longest, '`'.repeat(8))) + 4;
-    const window = fileWindow(file, budget - frameBound, tokens);
-    if (window.end === window.start && file.lines.length > 0) {
-      throw new FlintFailure('too-large', `${file.path} does not fit this model's context window: not even the lines in focus do. Ask about a smaller part, or use a model with a larger window.`);
-    }
-    const body = file.lines.slice(window.start, window.end);
-    const fence = fenceFor(body);
-    sections.push(fileSection(file, window, body, fence));
-    const cost = window.tokens + tokens.text(frameText(file, window, fence)) + 4;
-    budget -= cost;
-    used += cost;
-    windows.push({ path: file.path, startLine: window.start + 1, endLine: window.end, totalLines: file.lines.length, truncated: window.truncated });
-  }
+  const budget = request.windowTokens - outputReserve(request.windowTokens) - tokens.text(head) - turnRoom;
+  const used = tokens.text(head) + tokens.text(turn);
+  const { sections, windows, cut, cost } = placeFiles(request.files, budget, tokens);
   return {
     instructions: [head, ...sections].join('\n\n'),
     input: turn,
-    tokens: used,
+    tokens: used + cost,
     windows,
+    cut,
     tokenCounting: tokens.method,
   };
 }
 
+/**
+ * The files' sections within `budget`. Several files share the room fairly: the smallest
+ * go first, each taking at most an even share of what is left, so a huge file cannot
+ * starve a small one (its window shrinks instead); one file gets it all. Sections keep
+ * the files' order. An optional file that gets no room is cut; one the question is about
+ * takes what is left when its share is too small, and is refused only when that is too.
+ */
+function placeFiles(files: readonly ContextFile[], budget: number, tokens: LineTokenCache): { sections: string[]; windows: FileWindow[]; cut: string[]; cost: number } {
+  const sizes = files.map((file) => file.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0));
+  const order = files.map((_, index) => index).sort((a, b) => sizes[a]! - sizes[b]!);
+  const placed = new Map<number, { section: string; window: FileWindow }>();
+  const cut: string[] = [];
+  let left = budget;
+  let cost = 0;
+  order.forEach((index, position) => {
+    const file = files[index]!;
+    // A file the question is about gets all that is left when its share is not enough for its focus.
+    const fitted = fitFile(file, Math.floor(left / (order.length - position)), sizes[index]!, tokens) ?? (file.optional ? null : fitFile(file, left, sizes[index]!, tokens));
+    if (!fitted) {
+      if (!file.optional) throw new FlintFailure('too-large', `${file.path} does not fit this model's context window: not even the lines in focus do. Ask about a smaller part, or use a model with a larger window.`);
+      cut.push(file.path);
+      return;
+    }
+    left -= fitted.cost;
+    cost += fitted.cost;
+    placed.set(index, fitted);
+  });
+  const sections: string[] = [];
+  const windows: FileWindow[] = [];
+  files.forEach((file, index) => {
+    const fitted = placed.get(index);
+    if (!fitted) return;
+    sections.push(fitted.section);
+    windows.push(fitted.window);
+  });
+  return { sections, windows, cut: files.filter((file) => cut.includes(file.path)).map((file) => file.path), cost };
+}
+
+/** `file`'s section within `budget` tokens and what it costs; null when not even its first lines fit. */
+function fitFile(file: ContextFile, budget: number, bytes: number, tokens: LineTokenCache): { section: string; window: FileWindow; cost: number } | null {
+  // The frame (heading, fences, both elision marks with the largest line numbers, the
+  // blank line joining sections) is counted at its longest, so the lines get only what is
+  // left. (A fence beyond 8 backticks, for a file with such lines, costs a few tokens more:
+  // the answer's reserve absorbs them.)
+  const longest = { start: file.lines.length, end: file.lines.length - 1, truncated: true };
+  const frameBound = tokens.text(frameText(file, longest, '`'.repeat(8))) + 4;
+  const window = fileWindow(file, budget - frameBound, bytes, tokens);
+  if (window.end === window.start && file.lines.length > 0) return null;
+  const body = file.lines.slice(window.start, window.end);
+  const fence = fenceFor(body);
+  return {
+    section: fileSection(file, window, body, fence),
+    window: { path: file.path, startLine: window.start + 1, endLine: window.end, totalLines: file.lines.length, truncated: window.truncated },
+    cost: window.tokens + tokens.text(frameText(file, window, fence)) + 4,
+  };
+}
+
 /** The lines of `file` that fit: all of them when their bytes do (no counting needed), else a window around the focus. */
-function fileWindow(file: ContextFile, budget: number, tokens: LineTokenCache): { start: number; end: number; tokens: number; truncated: boolean } {
-  const bytes = file.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
+function fileWindow(file: ContextFile, budget: number, bytes: number, tokens: LineTokenCache): { start: number; end: number; tokens: number; truncated: boolean } {
   // Tokens never outnumber bytes: a file whose bytes fit needs no tokenizer.
   if (bytes <= budget) return { start: 0, end: file.lines.length, tokens: bytes, truncated: false };
   const lines = file.selection ?? file.recentChange?.lines ?? null;

@@ -35,7 +35,7 @@ export function createAnswerHandlers(ask: AskService, answers: AnswerService, wo
     return answers.conversation(sessionId).hunks;
   };
   return {
-    prepareAsk: ({ focus }) => ask.prepare(focus),
+    prepareAsk: ({ focus, subject, mentions }) => ask.prepare(focus, { subject, mentions }),
     askModel: (input) => answers.ask(input),
     stopAnswer: async ({ sessionId }) => {
       answers.stop(sessionId);

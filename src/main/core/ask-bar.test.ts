@@ -100,9 +100,10 @@ describe('AskService in a real core', () => {
     expect((await scope()).blocker).toMatchObject({ kind: 'no-project' });
   });
 
-  it('says to save or select a file when there is no current file yet', async () => {
+  it('asks about the project, without blocking, when there is no current file yet', async () => {
     await start();
-    expect((await scope()).blocker).toMatchObject({ kind: 'no-file', message: expect.stringContaining('Save a file in your editor') });
+    const result = await scope();
+    expect(result).toMatchObject({ blocker: null, subject: 'project', path: null, subjectNote: expect.stringContaining('No current file') });
   });
 
   it('finds the lines the user just changed from two real saves', async () => {
@@ -205,20 +206,21 @@ describe('AskService in a real core', () => {
     expect(JSON.stringify(asked.body)).not.toContain('Focus on those lines');
   });
 
-  it('reports a current file deleted after its save, and never sends it', async () => {
+  it('says a current file was deleted after its save, asks about the project instead, and never sends it', async () => {
     await start();
     await save('src/app.ts', 'const a = 1;\n');
     await unlink(project.path('src/app.ts'));
     const result = await scope();
-    expect(result.blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('no longer exists') });
-    const sent = await core.handlers.askModel({ prompt: 'Why?', depth: 'fast' }).catch((error: Error) => error.message);
-    expect(sent).toContain('does not exist');
+    expect(result).toMatchObject({ blocker: null, subject: 'project', subjectNote: expect.stringContaining('no longer exists') });
+    await core.handlers.askModel({ prompt: 'Why?', depth: 'fast' });
+    await answered();
+    expect(sentHeadings('src/app.ts')).toEqual([]);
   });
 
-  it('refuses a binary current file with a clear message', async () => {
+  it('says a binary current file cannot be sent and asks about the project instead', async () => {
     await start();
     await save('assets/logo.png', '\u0089PNG\u0000\u0000binary');
-    expect((await scope()).blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('binary') });
+    expect(await scope()).toMatchObject({ blocker: null, subject: 'project', subjectNote: expect.stringContaining('binary') });
   });
 
   it('never sends a file that leads outside the project through a symlink', async () => {
@@ -228,8 +230,11 @@ describe('AskService in a real core', () => {
     await core.handlers.selectFile({ path: 'src/linked.ts' }).catch(() => undefined);
     core.workspace.requireProject().currentFile.select('src/linked.ts');
     const result = await scope();
-    expect(result.blocker).toMatchObject({ kind: 'file-problem', message: expect.stringContaining('outside the project') });
-    await expect(core.handlers.askModel({ prompt: 'Explain', depth: 'fast' })).rejects.toThrow(/outside the project/);
+    expect(result).toMatchObject({ blocker: null, subject: 'project', subjectNote: expect.stringContaining('outside the project') });
+    // Sent as a question about the project (the bar said so): the file stays out.
+    await core.handlers.askModel({ prompt: 'Explain', depth: 'fast' });
+    await answered();
+    await expect(core.handlers.askModel({ prompt: 'Explain', paths: ['src/linked.ts'], depth: 'fast' })).rejects.toThrow(/outside the project/);
     expect(sim.requests.some((request) => JSON.stringify(request.body).includes('do-not-send'))).toBe(false);
   });
 

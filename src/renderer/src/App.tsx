@@ -7,6 +7,7 @@ import { formatAccelerator } from '../../shared/accelerator';
 import { useAppState } from './features/app-state/use-app-state';
 import { AskBar } from './features/ask-bar/AskBar';
 import { useAskBar } from './features/ask-bar/use-ask-bar';
+import { useMentionFiles } from './features/ask-bar/use-mention-completion';
 import { useAnswer } from './features/edits/use-answer';
 import { ShortcutsSheet } from './features/review/ShortcutsSheet';
 import { useReview } from './features/review/use-review';
@@ -24,6 +25,7 @@ export function App() {
   const settings = useSettingsDialog();
   const answer = useAnswer(reportError);
   const bar = useAskBar(state.settings.shortcut, state.currentFile.at, state.project?.id ?? null);
+  const mentionFiles = useMentionFiles(tree);
   const canChooseFolder = state.info?.canChooseFolder ?? false;
   const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError });
   const review = useReview({ answer, openFile: actions.openFile, onError: reportError, onNotice: reportInfo });
@@ -79,6 +81,7 @@ export function App() {
           shortcutLabel={shortcutLabel}
           systemWide={state.hotkey?.state === 'registered'}
           answer={answer}
+          files={mentionFiles}
           onOpenSettings={closingBar(settings.open)}
           onOpenFolder={closingBar(actions.openFolderFromBar)}
         />

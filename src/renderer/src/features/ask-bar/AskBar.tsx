@@ -5,7 +5,9 @@
  *
  * Keys: Enter asks, Alt+Enter asks the deeper model, Shift+Enter is a new line,
  * Alt+W widens to the whole file (and back), Alt+S switches the file (the focused
- * editor's ↔ the one last saved or selected), Esc stops a streaming answer and a
+ * editor's ↔ the one last saved or selected), Alt+P asks about the project instead of the
+ * file (and back), `@` completes a project file to send too (↑/↓, Enter or Tab, Esc
+ * dismisses the list), Esc stops a streaming answer and a
  * second Esc closes the bar. While an answer streams, Enter redirects it and Tab queues
  * the message for when it ends. After an answer in this opening, Enter follows it up
  * (Alt+N: a new conversation instead).
@@ -16,9 +18,12 @@ import type { AnswerHandle } from '../edits/use-answer';
 import { AskAnswer } from './AskAnswer';
 import { AskBarTitle, BlockerNote, FocusChip, WindowNote } from './AskBarScope';
 import { FileSource } from './FileSource';
+import { MentionCombobox } from './MentionCompletion';
+import { NamedFiles, ProjectTitle, SubjectSwitch } from './ProjectScope';
 import type { AskBarHandle } from './use-ask-bar';
 import { useAskBarKeys } from './use-ask-bar-keys';
 import { useBarOpening } from './use-bar-opening';
+import { useMentionCompletion } from './use-mention-completion';
 
 /** Past this many characters the bar says that the question competes with the file for room. */
 const LONG_QUESTION = 20_000;
@@ -33,11 +38,13 @@ export interface AskBarProps {
   /** The shortcut works from other apps too (registered system-wide). */
   systemWide: boolean;
   answer: AnswerHandle;
+  /** The project's files, for `@` completion. */
+  files: () => readonly string[];
   onOpenSettings: () => void;
   onOpenFolder: () => void;
 }
 
-export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, onOpenSettings, onOpenFolder }: AskBarProps) {
+export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, files, onOpenSettings, onOpenFolder }: AskBarProps) {
   const { scope, focus, draft, setDraft } = bar;
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
@@ -53,25 +60,44 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
   const followsUp = canFollowUp && isAnswerShown !== isFlipped;
   const onKeyDown = useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, onToggleNew: () => setFlipped((value) => !value), onAttempt: markAttempted });
   const change = scope?.recentChange ?? null;
+  const completion = useMentionCompletion(draft, setDraft, inputRef, files);
+  const isProject = scope?.subject === 'project';
 
   return (
     <div ref={dialogRef} className={`ask-bar${hasProject ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
-      <AskBarTitle titleRef={titleRef} path={scope?.path ?? currentFile} scope={scope} onClose={bar.close} />
-      {scope && <FileSource scope={scope} onSwitch={bar.switchFile} />}
-      {(change || scope?.selection) && <FocusChip change={change} selection={scope?.selection ?? null} focus={focus} onToggle={bar.toggleFocus} />}
-      {scope?.selectionNote && <p className="ask-bar-meta">{scope.selectionNote}</p>}
+      <AskBarTitle titleRef={titleRef} path={scope?.path ?? currentFile} scope={scope} label={isProject ? <ProjectTitle scope={scope} /> : undefined} onClose={bar.close} />
+      {scope && !isProject && <FileSource scope={scope} onSwitch={bar.switchFile} />}
+      {scope?.project && <SubjectSwitch isProject={isProject} note={scope.subjectNote} onToggle={bar.toggleSubject} />}
+      {(change || scope?.selection) && !isProject && <FocusChip change={change} selection={scope?.selection ?? null} focus={focus} onToggle={bar.toggleFocus} />}
+      {scope?.selectionNote && !isProject && <p className="ask-bar-meta">{scope.selectionNote}</p>}
       {scope?.window?.truncated && <WindowNote sent={scope.window} />}
       {scope?.blocker && (
         <BlockerNote blocker={scope.blocker} isEmphasized={isAttempted} onOpenSettings={onOpenSettings} onOpenFolder={onOpenFolder} />
       )}
-      <textarea
-        ref={inputRef}
-        aria-label="Ask Flint"
-        rows={2}
-        placeholder={isStreaming ? 'Type to redirect the answer (Enter), or queue a message (Tab)…' : followsUp ? 'Follow up…' : 'Ask a question or describe a change'}
-        value={draft}
-        onChange={(event) => setDraft(event.target.value)}
-      />
+      {scope && <NamedFiles mentions={scope.mentions.filter((status) => status.mention !== completion.typing)} />}
+      <MentionCombobox completion={completion}>
+        <textarea
+          ref={inputRef}
+          aria-label="Ask Flint"
+          rows={2}
+          placeholder={isStreaming ? 'Type to redirect the answer (Enter), or queue a message (Tab)…' : followsUp ? 'Follow up…' : 'Ask a question or describe a change · @ names a file'}
+          value={draft}
+          aria-autocomplete="list"
+          aria-controls={completion.listId}
+          aria-activedescendant={completion.isOpen ? completion.optionId(completion.active) : undefined}
+          onChange={(event) => {
+            setDraft(event.target.value);
+            completion.onCaret(event);
+          }}
+          onSelect={completion.onCaret}
+          onKeyDown={(event) => {
+            // The open list takes its keys first: Enter completes rather than asks, Esc closes the list, not the bar.
+            if (!completion.onKeyDown(event)) return;
+            event.preventDefault();
+            event.stopPropagation();
+          }}
+        />
+      </MentionCombobox>
       {canFollowUp && <ModeNote followsUp={followsUp} title={view.title} />}
       <AskHints isStreaming={isStreaming} shortcutLabel={shortcutLabel} systemWide={systemWide} draftLength={draft.length} />
       {isAnswerShown && view && <AskAnswer view={view} />}

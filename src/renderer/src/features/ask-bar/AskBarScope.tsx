@@ -3,19 +3,21 @@
  * the focus chip (the lines just changed or the whole file), the window note when the
  * file does not fit, and what blocks asking, with the way out.
  */
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import type { AskBlocker, AskFocus, AskScope, ChangedLines, LineRange } from '../../../../shared/ask-types';
 
-export function AskBarTitle({ titleRef, path, scope, onClose }: {
+export function AskBarTitle({ titleRef, path, scope, label, onClose }: {
   titleRef: RefObject<HTMLParagraphElement | null>;
   /** The file asked about: main's scope, or the current file until main answers. */
   path: string | null;
   scope: AskScope | null;
+  /** Words instead of the file's (a question about the project). */
+  label?: ReactNode;
   onClose: () => void;
 }) {
   return (
     <p ref={titleRef} className="ask-bar-title" aria-label="Ask scope">
-      {path ? (
+      {label ?? (path ? (
         <>
           Ask about <code>{path}</code>
           {scope?.language ? <span className="ask-bar-meta"> · {scope.language}</span> : null}
@@ -23,7 +25,7 @@ export function AskBarTitle({ titleRef, path, scope, onClose }: {
         </>
       ) : (
         'Ask Flint'
-      )}
+      ))}
       <span className="spacer" />
       <button type="button" className="icon" aria-label="Close the ask bar" onClick={onClose}>
         ×

@@ -50,6 +50,12 @@ describe('askBarKeyAction', () => {
     expect(askBarKeyAction(press('n', { altKey: true }), { ...streaming, canFollowUp: true })).toBeNull();
   });
 
+  it('Alt+P (by physical key) switches between the current file and the project, not while an answer streams', () => {
+    expect(askBarKeyAction(press('π', { code: 'KeyP', altKey: true }), idle)).toBe('toggle-subject');
+    expect(askBarKeyAction(press('p', { code: 'KeyP', altKey: true }), streaming)).toBeNull();
+    expect(askBarKeyAction(press('p', { code: 'KeyP' }), idle)).toBeNull();
+  });
+
   it('leaves other keys alone', () => {
     for (const key of ['a', 'A', 'ArrowUp', 'Tab', ' ']) expect(askBarKeyAction(press(key), streaming)).toBeNull();
   });

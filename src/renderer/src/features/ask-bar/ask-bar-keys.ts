@@ -4,8 +4,9 @@
  * Enter in the input asks (Alt+Enter the deeper model, Shift+Enter is a new line) — while
  * an answer streams, Enter redirects it and Tab queues the message for when it ends (as
  * in Codex) — Alt+N switches between following up and a new conversation, Alt+W
- * switches the focus when there are lines to focus on (changed or selected), and Alt+S
- * switches the file (the focused editor's ↔ the one last saved or selected).
+ * switches the focus when there are lines to focus on (changed or selected), Alt+S
+ * switches the file (the focused editor's ↔ the one last saved or selected), and Alt+P
+ * switches between the current file and the whole project.
  */
 
 export type AskBarKeyAction =
@@ -21,6 +22,8 @@ export type AskBarKeyAction =
   | 'toggle-focus'
   /** Switch to the other candidate file. */
   | 'switch-file'
+  /** Switch between the current file and the whole project. */
+  | 'toggle-subject'
   /** Queue the message for when the streaming answer ends. */
   | 'queue'
   /** Switch between a follow-up in the conversation on screen and a new conversation. */
@@ -59,6 +62,7 @@ export function askBarKeyAction(press: AskBarKeyPress, state: AskBarKeyState): A
   if (press.key === 'Enter' && !press.shiftKey && press.isInInput) return press.altKey ? 'ask-deep' : 'ask-fast';
   if (press.altKey && press.code === 'KeyW' && state.hasNarrowFocus) return 'toggle-focus';
   if (press.altKey && press.code === 'KeyS' && state.hasOtherFile && !state.isStreaming) return 'switch-file';
+  if (press.altKey && press.code === 'KeyP' && !state.isStreaming) return 'toggle-subject';
   if (press.altKey && press.code === 'KeyN' && state.canFollowUp && !state.isStreaming) return 'toggle-new';
   const plainTab = press.key === 'Tab' && !press.shiftKey && !press.altKey && !press.ctrlKey && !press.metaKey;
   if (plainTab && press.isInInput && state.isStreaming && state.hasDraft) return 'queue';

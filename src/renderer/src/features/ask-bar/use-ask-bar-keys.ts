@@ -1,8 +1,8 @@
 /**
  * The ask bar's keys and its submit: Esc stops then closes, Enter asks (a new question,
  * a follow-up, or — while the answer streams — a redirect), Tab queues while it streams,
- * Alt+N switches follow-up / new, Alt+W switches the focus. The rules are in
- * `askBarKeyAction`.
+ * Alt+N switches follow-up / new, Alt+W switches the focus, Alt+P the file or the project.
+ * The rules are in `askBarKeyAction`.
  */
 import { useRef, type KeyboardEvent, type RefObject } from 'react';
 import type { AskFocus, AskScope, LineRange } from '../../../../shared/ask-types';
@@ -38,7 +38,7 @@ export function useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, o
     const mode: SendMode = isStreaming ? (queue ? 'queue' : 'redirect') : followsUp ? 'follow-up' : 'new';
     if (!text || (scope?.blocker && mode === 'new')) return;
     // Cleared only if it is still what was sent: words typed while the request was on its way stay.
-    if (await answer.send(text, depth, mode, { ...sentFocus(focus, scope), path: scope?.path ?? null })) setDraft((current) => (current.trim() === text ? '' : current));
+    if (await answer.send(text, depth, mode, { ...sentFocus(focus, scope), path: scope?.path ?? null, subject: scope?.subject })) setDraft((current) => (current.trim() === text ? '' : current));
   };
 
   return (event) => {
@@ -73,6 +73,10 @@ export function useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, o
         return;
       case 'switch-file':
         bar.switchFile();
+        return;
+      case 'toggle-subject':
+        // Without a file that can be sent the question is about the project anyway.
+        if (!scope?.subjectNote) bar.toggleSubject();
         return;
       default: {
         const exhaustive: never = action;

@@ -4,9 +4,10 @@
  * `flint --ask`). Each opening asks main to prepare: warm the connection, pre-load
  * the current file, and describe the scope.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { matchesKeyPress, parseAccelerator } from '../../../../shared/accelerator';
-import type { AskFocus, AskScope } from '../../../../shared/ask-types';
+import type { AskFocus, AskScope, AskSubject } from '../../../../shared/ask-types';
+import { parseMentions } from '../../../../shared/mentions';
 import { flint } from '../../lib/flint';
 import { isMac } from '../../lib/platform';
 import { preloadMarkdown } from '../markdown/LazyMarkdownAnswer';
@@ -24,6 +25,10 @@ export interface AskBarHandle {
   toggleFocus: () => void;
   /** Makes the other candidate file current (the focused editor's ↔ the last saved or selected). */
   switchFile: () => void;
+  /** What the user chose to ask about (main may still make it the project: see `scope.subject`). */
+  subject: AskSubject;
+  /** Switches between the current file and the project. */
+  toggleSubject: () => void;
   open: (sinceEpochMs?: number) => void;
   close: () => void;
   /** The question being typed: kept when the bar closes. */
@@ -38,24 +43,15 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
   const [scope, setScope] = useState<AskScope | null>(null);
   const [focus, setFocusState] = useState<AskFocus>('recent-change');
   const [draft, setDraft] = useState('');
-  const request = useRef(0);
+  const [subject, setSubject] = useState<AskSubject>('file');
+  // What main is asked about besides the focus, current at once (prepare runs from callbacks).
+  const mentions = useMemo(() => draftMentions(draft), [draft]);
+  const asked = useRef({ subject, mentions });
+  asked.current.mentions = mentions;
   /** The user chose the focus in this opening (Alt+W): a selection found later does not take it over. */
   const isFocusChosen = useRef(false);
 
-  const prepare = useCallback((nextFocus: AskFocus) => {
-    const id = ++request.current;
-    void flint.prepareAsk({ focus: nextFocus }).then((result) => {
-      if (id !== request.current) return;
-      if (!result.ok) return setScope(null);
-      const next = defaultFocus(nextFocus, result.value, isFocusChosen.current);
-      if (next !== nextFocus) {
-        // The selection the shortcut found is what the question is about: prepared for it.
-        setFocusState(next);
-        return prepare(next);
-      }
-      setScope(result.value);
-    });
-  }, []);
+  const prepare = usePrepare(asked, isFocusChosen, setScope, setFocusState);
 
   const open = useCallback(
     (sinceEpochMs?: number) => {
@@ -63,9 +59,11 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
       preloadMarkdown();
       setOpenCount((count) => count + 1);
       setOpenedAt(sinceEpochMs ?? performance.timeOrigin + performance.now());
-      // A new opening starts from the default focus: the lines selected, else the lines just changed.
+      // A new opening starts from the default focus (the lines selected, else the lines just changed) and the current file.
       isFocusChosen.current = false;
       setFocusState('recent-change');
+      setSubject('file');
+      asked.current.subject = 'file';
       prepare('recent-change');
     },
     [prepare],
@@ -87,8 +85,86 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     // The current file changes in main; its event re-prepares the scope (below).
     void flint.switchCurrentFile({});
   }, []);
+  const toggleSubject = useCallback(() => {
+    const next: AskSubject = asked.current.subject === 'project' ? 'file' : 'project';
+    asked.current.subject = next;
+    setSubject(next);
+    prepare(focus);
+  }, [focus, prepare]);
 
-  // The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless.
+  useBarShortcut(shortcut, open);
+  useEffect(() => flint.on('ask:open', ({ atEpochMs }) => open(atEpochMs)), [open]);
+
+  // A save or selection while the bar is open changes what it is about (refs: opening
+  // and focus changes prepare by themselves); so do the files the draft names, once typing pauses.
+  const latest = useRef({ isOpen, focus });
+  latest.current = { isOpen, focus };
+  useEffect(() => {
+    if (latest.current.isOpen) prepare(latest.current.focus);
+  }, [currentFileAt, projectId, prepare]);
+  const mentionKey = mentions.join('\u0001');
+  useEffect(() => {
+    if (!latest.current.isOpen) return;
+    const timer = setTimeout(() => prepare(latest.current.focus), MENTION_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [mentionKey, prepare]);
+
+  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, toggleFocus, switchFile, subject, toggleSubject, open, close, draft, setDraft };
+}
+
+/**
+ * The focus a prepared scope should have: its selection when the shortcut found one (unless
+ * the user chose a focus), and never a selection it no longer has (another file became current).
+ */
+export function defaultFocus(asked: AskFocus, scope: AskScope, isChosen: boolean): AskFocus {
+  if (asked === 'recent-change' && scope.selection && !isChosen) return 'selection';
+  if (asked === 'selection' && !scope.selection) return 'recent-change';
+  return asked;
+}
+
+/**
+ * Asks main to prepare the scope for a focus (with the subject and mentions `asked` holds);
+ * only the latest request's answer counts. A selection the shortcut found becomes the focus.
+ */
+function usePrepare(
+  asked: RefObject<{ subject: AskSubject; mentions: string[] }>,
+  isFocusChosen: RefObject<boolean>,
+  setScope: (scope: AskScope | null) => void,
+  setFocusState: (focus: AskFocus) => void,
+): (focus: AskFocus) => void {
+  const request = useRef(0);
+  const prepare = useCallback((nextFocus: AskFocus) => {
+    const id = ++request.current;
+    const { subject: nextSubject, mentions: named } = asked.current;
+    void flint.prepareAsk({ focus: nextFocus, ...(nextSubject === 'project' ? { subject: nextSubject } : {}), ...(named.length > 0 ? { mentions: named } : {}) }).then((result) => {
+      if (id !== request.current) return;
+      if (!result.ok) return setScope(null);
+      const next = defaultFocus(nextFocus, result.value, isFocusChosen.current);
+      if (next !== nextFocus) {
+        // The selection the shortcut found is what the question is about: prepared for it.
+        setFocusState(next);
+        return prepare(next);
+      }
+      setScope(result.value);
+    });
+    // Refs and state setters: stable for the hook's life.
+  }, []);
+  return prepare;
+}
+
+/** How long typing pauses before main is asked about the files the draft names. */
+const MENTION_PAUSE_MS = 150;
+
+/** The draft's `@` mentions as typed, for main to resolve (the schema takes at most 50, each a path's length). */
+function draftMentions(draft: string): string[] {
+  return parseMentions(draft)
+    .map((mention) => draft.slice(mention.start, mention.end))
+    .filter((mention) => mention.length <= 4096)
+    .slice(0, 50);
+}
+
+/** The shortcut inside the app. In Electron the system-wide one fires too; opening twice is harmless. */
+function useBarShortcut(shortcut: string, open: (sinceEpochMs?: number) => void): void {
   const accelerator = useMemo(() => {
     const parsed = parseAccelerator(shortcut);
     return parsed.ok ? parsed.accelerator : null;
@@ -107,26 +183,4 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
   }, [accelerator, open]);
-
-  useEffect(() => flint.on('ask:open', ({ atEpochMs }) => open(atEpochMs)), [open]);
-
-  // A save or selection while the bar is open changes what it is about (refs: opening
-  // and focus changes prepare by themselves).
-  const latest = useRef({ isOpen, focus });
-  latest.current = { isOpen, focus };
-  useEffect(() => {
-    if (latest.current.isOpen) prepare(latest.current.focus);
-  }, [currentFileAt, projectId, prepare]);
-
-  return { isOpen, openCount, openedAtEpochMs, scope, focus, setFocus, toggleFocus, switchFile, open, close, draft, setDraft };
-}
-
-/**
- * The focus a prepared scope should have: its selection when the shortcut found one (unless
- * the user chose a focus), and never a selection it no longer has (another file became current).
- */
-export function defaultFocus(asked: AskFocus, scope: AskScope, isChosen: boolean): AskFocus {
-  if (asked === 'recent-change' && scope.selection && !isChosen) return 'selection';
-  if (asked === 'selection' && !scope.selection) return 'recent-change';
-  return asked;
 }

@@ -7,7 +7,7 @@
  * list and the whole conversation it shows (use-conversation-sync.ts).
  */
 import { useCallback, useRef, useState } from 'react';
-import type { AnswerUpdate, AskFocus, ConversationSummary, LineRange } from '../../../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, AskSubject, ConversationSummary, LineRange } from '../../../../shared/ask-types';
 import type { HunkRevision } from '../../../../shared/edits/hunk-types';
 import type { AnswerDepth } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
@@ -24,6 +24,8 @@ export interface AnswerScope {
   path: string | null;
   /** With focus `selection`: the selected lines of `path`. */
   selection?: LineRange | null;
+  /** `project`: no file but the outline (and the files the prompt names with `@path`). */
+  subject?: AskSubject;
 }
 
 /**
@@ -93,6 +95,7 @@ export function useAnswer(onError: (message: string) => void) {
         ...(!followUp && scope ? { focus: scope.focus } : {}),
         ...(!followUp && scope?.focus === 'selection' && scope.selection ? { selection: scope.selection } : {}),
         ...(!followUp && scope?.path ? { paths: [scope.path] } : {}),
+        ...(!followUp && scope?.subject === 'project' ? { subject: 'project' as const } : {}),
       });
       const early = refs.early.current ?? [];
       refs.early.current = null;

@@ -79,6 +79,11 @@ export class TreeModel {
 
   /** Whether a folder's children must be fetched before it can be shown expanded. */
   /** Whether the tree has an entry at `path`. */
+  /** Every entry, in no particular order (the ask bar's `@` completion filters and ranks them). */
+  allEntries(): IterableIterator<TreeEntry> {
+    return this.entries.values();
+  }
+
   has(path: string): boolean {
     return this.entries.has(path);
   }
