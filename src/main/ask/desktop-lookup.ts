@@ -57,6 +57,10 @@ export class DesktopLookup {
         }
         // Flint itself had focus (its own window, a shortcut pressed inside it): nothing to follow.
         if (this.readers.isOwnProcess?.(focused.processId)) return;
+        if (focused.title.trim() === '') {
+          project.currentFile.noteWindow({ message: untitledWindowMessage(focused.ownerName), candidates: [] });
+          return;
+        }
         const reading = readEditorTitle(focused.title, focused.ownerName);
         const found = fileFromTitle(reading, { root: project.root, names: project.names, lastUsed: (path) => project.currentFile.lastUsed(path) }, this.readers.home ?? homedir());
         if (found.kind === 'file') project.currentFile.noteFocused(found.path, reading.editor);
@@ -82,4 +86,11 @@ export class DesktopLookup {
     if (match.kind === 'ambiguous') return { kind: 'note', message: `Your selection appears in ${match.places === 3 ? '3 or more' : match.places} places of the file; the question is about the file.` };
     return null;
   }
+}
+
+/** A window with no title to read: on macOS, what the system withholds without Screen Recording permission. */
+function untitledWindowMessage(ownerName: string): string {
+  const window = ownerName ? `The focused window (${ownerName})` : 'The focused window';
+  if (process.platform === 'darwin') return `${window} showed no title: allow Flint under System Settings › Privacy & Security › Screen Recording, so it can read window titles.`;
+  return `${window} has no title, so it names no file.`;
 }
