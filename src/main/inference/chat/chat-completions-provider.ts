@@ -80,7 +80,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
       (error: unknown) => {
         const failure = toFailure(error, this.options.baseUrl, this.options.apiKey);
         // Some compatible servers have no /models: reaching them at all is warm enough.
-        if (failure.code === 'model-not-found' || failure.code === 'protocol-error') this._onDidChangeState.fire({ state: 'ready' });
+        if (failure.code === 'model-unavailable' || failure.code === 'bad-configuration' || failure.code === 'protocol-error') this._onDidChangeState.fire({ state: 'ready' });
         else this._onDidChangeState.fire({ state: failure.code === 'unauthorized' ? 'offline' : 'reconnecting', message: this.redact(failure.message) });
       },
     );
