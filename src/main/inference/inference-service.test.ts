@@ -110,12 +110,35 @@ describe('InferenceService', () => {
     expect(sim.requests.at(-1)!.body.model).toBe('deep');
   });
 
+  it('refuses the deep model when the provider has none, instead of asking the fast one', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    const before = sim.requests.length;
+    await expect(answer({ prompt: 'think', depth: 'deep' })).rejects.toMatchObject({
+      code: 'no-deep-model',
+      message: 'No deep model is set for From environment (FLINT_*) — choose one in Settings. (Enter asks spark.)',
+    });
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it('names a refused model in the failure, without the provider’s words, and lists the ones it serves', async () => {
+    await setUp({ FLINT_API_KEY: KEY, FLINT_MODEL: 'gpt-5.3-codex-spark' });
+    const refused = await answer({ prompt: 'x', depth: 'fast' });
+    expect(refused.end.failure?.code).toBe('model-unavailable');
+    expect(refused.end.message).toBe('gpt-5.3-codex-spark is not available with this key at From environment (FLINT_*).');
+    expect(await service.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('gpt-5.3-codex-spark is not available') });
+    const list = await service.listModels('environment');
+    expect(list).toMatchObject({ source: 'provider', models: ['deep', 'spark'], unlisted: ['gpt-5.3-codex-spark'] });
+    await service.setModel('environment', 'fast', 'spark');
+    expect((await answer({ prompt: 'x', depth: 'fast' })).end.outcome).toBe('completed');
+  });
+
   it('never lets a key into anything the UI receives', async () => {
     await setUp({ FLINT_API_KEY: KEY });
     await service.testConnection('environment');
     await service.setKey('environment', KEY);
     await service.testConnection('environment');
     wire.push(JSON.stringify(await answer({ prompt: 'x', depth: 'fast' })));
+    wire.push(JSON.stringify(await service.listModels('environment', { refresh: true })));
     const state = JSON.stringify(await service.listProviders());
     for (const text of [...wire, state]) expect(text).not.toContain(KEY);
   });
