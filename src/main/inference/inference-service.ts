@@ -137,8 +137,8 @@ export class InferenceService implements Disposable {
     return this.modelLists.list({ id: config.id, baseUrl: config.baseUrl, apiKey: resolved.key, configured }, request);
   }
 
+  /** The list cache needs no forgetting here: it is keyed by address and key, which an edit may change. */
   private async afterChange(providerId: string): Promise<void> {
-    this.modelLists.forget(providerId);
     if (providerId === this.activeProviderId) await this.restart();
   }
 

@@ -14,6 +14,7 @@ import { useFocusTrap } from '../../lib/use-focus-trap';
 import type { AnswerHandle } from '../edits/use-answer';
 import { AskAnswer } from './AskAnswer';
 import { AskBarTitle, BlockerNote, FocusChip, WindowNote } from './AskBarScope';
+import { DeepModelNote } from './DeepModelNote';
 import type { AskBarHandle } from './use-ask-bar';
 import { useAskBarKeys } from './use-ask-bar-keys';
 import { useBarOpening } from './use-bar-opening';
@@ -68,6 +69,7 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
       />
+      <DeepModelNote refusal={answer.refusal} draft={draft} onOpenSettings={onOpenSettings} />
       {canFollowUp && <ModeNote followsUp={followsUp} title={view.title} />}
       <AskHints isStreaming={isStreaming} shortcutLabel={shortcutLabel} systemWide={systemWide} draftLength={draft.length} />
       {isAnswerShown && view && <AskAnswer view={view} />}

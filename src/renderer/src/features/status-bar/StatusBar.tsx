@@ -48,6 +48,11 @@ export function StatusBar({ indexing, entryCount, currentFile, connection, laten
         </button>
       )}
       {latency && (
+        <span className="status-model" aria-label="Model that answered last" title="The model that answered the last request">
+          {latency.model}
+        </span>
+      )}
+      {latency && (
         <span className="status-latency" aria-label="Latency" title={describeLatency(latency)}>
           {formatLatency(latency)}
         </span>
