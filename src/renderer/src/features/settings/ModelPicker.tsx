@@ -25,7 +25,7 @@ export function ModelPicker({ provider, handle }: { provider: ProviderView; hand
     <fieldset className="model-picker">
       <legend>Models</legend>
       <div className="model-list-status">
-        <span role="status">{shouldLoad ? describeList(models) : 'Not asked yet (no key).'}</span>
+        <span aria-live="polite">{shouldLoad ? describeList(models) : 'Not asked yet (no key).'}</span>
         <button type="button" onClick={() => (shouldLoad ? models.refresh() : setWanted(true))} disabled={models.isLoading}>
           {shouldLoad ? 'Refresh models' : 'List models'}
         </button>
