@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ProviderConfig, ProviderKind } from '../../shared/inference-types';
 
 export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
+  // Names as of late 2026; see README "Providers" for where they come from. Settings lists what the key can really use.
   { id: 'openai', kind: 'openai-responses', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.3-codex-spark', deepModel: 'gpt-5.3-codex', keyVariable: 'OPENAI_API_KEY' },
   { id: 'xai', kind: 'openai-responses', label: 'xAI', baseUrl: 'https://api.x.ai/v1', model: 'grok-code-fast-1', keyVariable: 'XAI_API_KEY' },
   { id: 'cerebras', kind: 'openai-chat', label: 'Cerebras', baseUrl: 'https://api.cerebras.ai/v1', model: 'gpt-oss-120b', keyVariable: 'CEREBRAS_API_KEY' },
