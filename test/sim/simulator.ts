@@ -43,6 +43,8 @@ export interface SimulatorOptions extends Partial<PaceOptions> {
    * answer 403 ("does not have access to model") or 400 ("model not supported").
    */
   modelRefusal?: { status: number; code: string; message: string };
+  /** The name an answer reports for a requested model (providers resolve aliases to dated names). */
+  aliases?: Record<string, string>;
 }
 
 /** One request as the simulator saw it, for tests to inspect. */
@@ -97,6 +99,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const authorized = (header: string | undefined): boolean => !options.apiKey || header === `Bearer ${options.apiKey}`;
   const knownModel = (model: unknown): boolean => !options.models || options.models.includes(String(model));
 
+  const answeredBy = (model: unknown): string => options.aliases?.[String(model)] ?? String(model);
   const modelRefusal = (model: unknown): { status: number; code: string; message: string } =>
     options.modelRefusal
       ? { ...options.modelRefusal, message: options.modelRefusal.message.replaceAll('{model}', String(model)) }
@@ -162,7 +165,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
     const chunk = (delta: Record<string, unknown>, finishReason: string | null, usage: unknown = null) =>
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: null, choices: usage && finishReason === null ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage })}\n\n`;
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: answeredBy(body.model), system_fingerprint: null, choices: usage && finishReason === null ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage })}\n\n`;
 
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     response.flushHeaders();
@@ -264,7 +267,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const answer = rule?.answer;
     const isTool = answer?.toolInput !== undefined;
     const text = isTool ? answer!.toolInput! : (answer?.text ?? script.defaultAnswer);
-    const draft = newResponseDraft(String(body.model ?? 'unknown'), previous, isTool ? { kind: 'tool', name: answer!.toolName, callId: `call_${randomBytes(8).toString('hex')}` } : { kind: 'text' });
+    const draft = newResponseDraft(answeredBy(body.model ?? 'unknown'), previous, isTool ? { kind: 'tool', name: answer!.toolName, callId: `call_${randomBytes(8).toString('hex')}` } : { kind: 'text' });
     const sequence = new EventSequence();
     const inputTokens = simulatedTokens(requestText).length;
 

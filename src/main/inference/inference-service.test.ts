@@ -19,8 +19,9 @@ describe('InferenceService', () => {
   let secrets: MemorySecretStore;
   let wire: string[];
 
-  async function setUp(env: NodeJS.ProcessEnv) {
+  async function setUp(env: NodeJS.ProcessEnv, aliases?: Record<string, string>) {
     sim = await startSimulator({
+      ...(aliases ? { aliases } : {}),
       ttftMs: 5,
       tokensPerSecond: 5000,
       apiKey: KEY,
@@ -130,6 +131,16 @@ describe('InferenceService', () => {
     expect(list).toMatchObject({ source: 'provider', models: ['deep', 'spark'], unlisted: ['gpt-5.3-codex-spark'] });
     await service.setModel('environment', 'fast', 'spark');
     expect((await answer({ prompt: 'x', depth: 'fast' })).end.outcome).toBe('completed');
+  });
+
+  it('reports the model the provider says answered, in both protocols (an alias resolves to its dated name)', async () => {
+    for (const kind of ['openai-responses', 'openai-chat']) {
+      await setUp({ FLINT_API_KEY: KEY, FLINT_PROVIDER: kind }, { spark: 'spark-2026-11-01' });
+      expect((await answer({ prompt: 'x', depth: 'fast' })).end.latency.model).toBe('spark-2026-11-01');
+      service.dispose();
+      await sim.close();
+      await config.remove();
+    }
   });
 
   it('never lets a key into anything the UI receives', async () => {

@@ -141,6 +141,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
         }
         if (reading.finish) finish = reading.finish;
         if (reading.outputTokens !== undefined) context.latency.outputTokens(reading.outputTokens);
+        if (reading.model !== undefined && redactKey(reading.model, this.options.apiKey) === reading.model) context.latency.answeredBy(reading.model);
       }
     } catch (error) {
       // The user sees the failure in words; the log keeps its cause (a stopped request's abort is no failure).
