@@ -5,13 +5,16 @@
  * ones it lists — one click sets one and the retry succeeds; Alt+Enter without a deep
  * model says so in the bar and sends nothing.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { askFlint, eventually } from '../helpers/chromium';
+import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
 import { E2E_OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { startSimulator, type Simulator } from '../sim/simulator';
 
 const REFUSED = 'gpt-5.3-codex-spark';
 const SERVED = ['gpt-oss-120b', 'gpt-oss-20b', 'llama-4-scout-17b', 'text-embedding-3-small'];
@@ -142,5 +145,49 @@ describe('models the key can reach, in Chromium (serve shell, simulator)', () =>
     expect(flint.sim.requests.filter((request) => request.body.generate !== false).length).toBe(flint.sim.requests.slice(0, before).filter((request) => request.body.generate !== false).length);
     await shot('models-no-deep.png');
     expect(flint.errors).toEqual([]);
+  });
+});
+
+describe('a first run whose key is for another provider, in Chromium (serve shell, simulator)', () => {
+  let workspace: string;
+  let sim: Simulator;
+  let serve: ServeProcess;
+  let browser: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-first-run-'));
+    sim = await startSimulator({ apiKey: 'gsk-e2e', ttftMs: 10, tokensPerSecond: 2000, models: ['openai/gpt-oss-120b', 'openai/gpt-oss-20b'] });
+    // Groq's preset, pointed at the simulator (an edit of a preset overrides it): no request leaves the machine.
+    await mkdir(join(workspace, 'config'), { recursive: true });
+    const groq = { id: 'groq', kind: 'openai-chat', label: 'Groq', baseUrl: sim.baseUrl, model: 'openai/gpt-oss-120b', keyVariable: 'GROQ_API_KEY' };
+    await writeFile(join(workspace, 'config', 'settings.json'), JSON.stringify({ providers: [groq] }));
+    serve = await startServeProcess([], { FLINT_CONFIG_DIR: join(workspace, 'config'), GROQ_API_KEY: 'gsk-e2e', OPENAI_API_KEY: '', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
+    ({ browser, page } = await openFlintPage(serve.url));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    await sim?.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('suggests the provider that has a key, and one click makes it the one in use', async () => {
+    await page.getByLabel('Model connection').waitFor();
+    await page.keyboard.press('Control+Comma');
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    const suggestion = settings.getByText('OpenAI has no key, but Groq has one (GROQ_API_KEY is set).');
+    await suggestion.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(E2E_OUTPUT, 'models-first-run.png') });
+    await settings.getByRole('button', { name: 'Use Groq' }).click();
+    await eventually(() => suggestion.count(), (count) => count === 0, 'the suggestion to go');
+    const groq = settings.getByRole('region', { name: 'Groq', exact: true });
+    expect(await groq.getByText('In use').count()).toBe(1);
+    // An edited preset is reset, not removed.
+    expect(await groq.getByRole('button', { name: 'Reset to preset' }).count()).toBe(1);
+    await eventually(() => groq.locator('.model-list-status').innerText(), (text) => text.startsWith('2 models listed by the provider'), 'Groq’s list');
+    await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('Model ready'), 'Groq to be ready');
   });
 });

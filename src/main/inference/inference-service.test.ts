@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../../test/helpers/test-core';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
-import { startSimulator, type Simulator } from '../../../test/sim/simulator';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../../test/sim/simulator';
 import { CredentialService } from '../credentials/credential-service';
 import { createMemoryLogger } from '../logger';
 import { SettingsStore } from '../settings/settings-store';
@@ -19,9 +19,9 @@ describe('InferenceService', () => {
   let secrets: MemorySecretStore;
   let wire: string[];
 
-  async function setUp(env: NodeJS.ProcessEnv, aliases?: Record<string, string>) {
+  async function setUp(env: NodeJS.ProcessEnv, simOptions: SimulatorOptions = {}) {
     sim = await startSimulator({
-      ...(aliases ? { aliases } : {}),
+      ...simOptions,
       ttftMs: 5,
       tokensPerSecond: 5000,
       apiKey: KEY,
@@ -133,9 +133,17 @@ describe('InferenceService', () => {
     expect((await answer({ prompt: 'x', depth: 'fast' })).end.outcome).toBe('completed');
   });
 
+  it('reads a 403 "no access to model" over chat completions as the model refused, not the key', async () => {
+    const modelRefusal = { status: 403, code: 'permission_denied', message: 'Project proj_123 does not have access to model {model}' };
+    await setUp({ FLINT_API_KEY: KEY, FLINT_PROVIDER: 'openai-chat', FLINT_MODEL: 'gpt-5.3-codex-spark' }, { modelRefusal });
+    const refused = await answer({ prompt: 'x', depth: 'fast' });
+    expect(refused.end.failure?.code).toBe('model-unavailable');
+    expect(refused.end.message).toBe('gpt-5.3-codex-spark is not available with this key at From environment (FLINT_*).');
+  });
+
   it('reports the model the provider says answered, in both protocols (an alias resolves to its dated name)', async () => {
     for (const kind of ['openai-responses', 'openai-chat']) {
-      await setUp({ FLINT_API_KEY: KEY, FLINT_PROVIDER: kind }, { spark: 'spark-2026-11-01' });
+      await setUp({ FLINT_API_KEY: KEY, FLINT_PROVIDER: kind }, { aliases: { spark: 'spark-2026-11-01' } });
       expect((await answer({ prompt: 'x', depth: 'fast' })).end.latency.model).toBe('spark-2026-11-01');
       service.dispose();
       await sim.close();

@@ -85,6 +85,7 @@ function ProviderSections({ state, handle }: { state: ProvidersState; handle: Pr
           here. A provider chosen below takes effect when Flint starts without {state.environmentVariables.length === 1 ? 'it' : 'them'}.
         </p>
       )}
+      <KeyedSuggestion state={state} handle={handle} />
       {active && <ProviderCard provider={active} isActive state={state} handle={handle} />}
       <h3>Other providers</h3>
       {others.map((provider) => (
@@ -100,5 +101,24 @@ function ProviderSections({ state, handle }: { state: ProvidersState; handle: Pr
         </button>
       )}
     </>
+  );
+}
+
+/**
+ * The provider in use has no key and another one has: say so, with one click to switch.
+ * First runs often start here (OpenAI is the default; the key at hand is Cerebras' or Groq's).
+ */
+function KeyedSuggestion({ state, handle }: { state: ProvidersState; handle: ProvidersHandle }) {
+  const active = state.providers.find((provider) => provider.id === state.activeProviderId);
+  const keyed = state.providers.find((provider) => provider.id !== state.activeProviderId && (provider.keySource === 'keychain' || provider.keySource === 'environment'));
+  if (!active || active.keySource !== 'none' || !keyed || state.environmentVariables.length > 0) return null;
+  const where = keyed.keySource === 'environment' ? `${keyed.keyFromVariable ?? 'a variable'} is set` : 'its key is in the keychain';
+  return (
+    <p className="banner-info">
+      {active.label} has no key, but {keyed.label} has one ({where}).{' '}
+      <button type="button" onClick={() => void handle.activate(keyed.id)}>
+        Use {keyed.label}
+      </button>
+    </p>
   );
 }
