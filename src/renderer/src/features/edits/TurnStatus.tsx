@@ -59,7 +59,8 @@ function FailedTurn({ turn, answer, onOpenSettings }: TurnStatusProps) {
               Retrying in {seconds} s…
             </span>
           )}
-          <button type="button" className={seconds === null ? 'primary' : ''} onClick={() => void answer.retry(turn.index, turn.depth)}>
+          {/* A refused model would be refused again: the offered models are the way on, not Retry. */}
+          <button type="button" className={seconds === null && failure?.code !== 'model-unavailable' ? 'primary' : ''} onClick={() => void answer.retry(turn.index, turn.depth)}>
             {seconds === null ? 'Retry' : 'Retry now'}
           </button>
           {seconds !== null && (
