@@ -17,6 +17,20 @@ const PathInput = z.object({ path: RelativePath }).strict();
 const ProviderId = z.string().min(1).max(64);
 const ProviderInput = z.object({ providerId: ProviderId }).strict();
 const SessionId = z.string().uuid();
+/** Shapes and sizes only: main's provider schema judges the values and words its refusals. */
+const ProviderDraftInput = z
+  .object({
+    kind: z.enum(['openai-responses', 'openai-chat']),
+    label: z.string().max(200),
+    baseUrl: z.string().max(2048),
+    model: z.string().max(400),
+    deepModel: z.string().max(400).optional(),
+    keyVariable: z.string().max(200).optional(),
+    keyOptional: z.boolean().optional(),
+    contextWindow: z.number().finite().optional(),
+  })
+  .strict();
+const ModelName = z.string().max(400);
 const HunkId = z.string().min(1).max(64);
 /** A hunk as the user revised it before accepting: some of its lines, or its new text edited. */
 const HunkRevision = z.discriminatedUnion('kind', [
@@ -53,6 +67,10 @@ export const requestSchemas = {
   testConnection: ProviderInput,
   setApiKey: z.object({ providerId: ProviderId, key: z.string().min(1).max(8192) }).strict(),
   deleteApiKey: ProviderInput,
+  saveProvider: z.object({ providerId: ProviderId.optional(), draft: ProviderDraftInput }).strict(),
+  removeProvider: ProviderInput,
+  setProviderModel: z.object({ providerId: ProviderId, slot: Depth, model: ModelName }).strict(),
+  listModels: z.object({ providerId: ProviderId, refresh: z.boolean().optional(), filter: z.string().max(200).optional() }).strict(),
   prepareAsk: z.object({ focus: AskFocus, subject: AskSubject.optional(), mentions: Mentions.optional() }).strict(),
   askModel: z
     .object({

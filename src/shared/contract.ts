@@ -12,6 +12,9 @@ import type {
   ConnectionState,
   ConnectionTestResult,
   LatencyFigures,
+  ModelListView,
+  ModelSlot,
+  ProviderDraft,
   ProvidersState,
 } from './inference-types';
 import type { AskFocus, AskOpenRequest, AskScope, AskSubject, HotkeyStatus, LineRange } from './ask-types';
@@ -119,6 +122,21 @@ export const requests = {
   setApiKey: request<{ providerId: string; key: string }, ProvidersState>('credentials:set'),
   /** Removes a provider's key from the keychain. */
   deleteApiKey: request<{ providerId: string }, ProvidersState>('credentials:delete'),
+  /**
+   * Adds a provider (no `providerId`) or replaces one's settings (a preset's edit overrides
+   * it). Main validates the draft; a refusal's message says which field and what to type.
+   */
+  saveProvider: request<{ providerId?: string; draft: ProviderDraft }, ProvidersState>('providers:save'),
+  /** Removes a custom provider, or a preset's edit (the preset comes back). Presets stay. */
+  removeProvider: request<{ providerId: string }, ProvidersState>('providers:remove'),
+  /** Sets a provider's fast or deep model (an empty deep model: none). */
+  setProviderModel: request<{ providerId: string; slot: ModelSlot; model: string }, ProvidersState>('providers:setModel'),
+  /**
+   * The models the provider lists for this key (`GET /models`, cached; `refresh` fetches
+   * again); the configured names, with the reason, when it cannot be had. At most 500
+   * names: `filter` narrows the list in main.
+   */
+  listModels: request<{ providerId: string; refresh?: boolean; filter?: string }, ModelListView>('providers:listModels'),
   // The conversation (the ask part of main).
   /**
    * The ask bar opened: warms the connection, pre-loads the current file's context with

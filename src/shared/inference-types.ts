@@ -43,10 +43,56 @@ export type KeySource =
   /** Missing. */
   | 'none';
 
+/** Where a provider's settings come from, which decides what Settings may do with it. */
+export type ProviderOrigin =
+  /** A preset Flint ships, as shipped: editable (the edit overrides it), not removable. */
+  | 'built-in'
+  /** A preset the user edited in settings.json: "Reset" goes back to the preset. */
+  | 'edited-built-in'
+  /** Added by the user: editable and removable. */
+  | 'custom'
+  /** Built from FLINT_* variables for this run: read-only (models may be switched for the run). */
+  | 'environment';
+
 export interface ProviderView extends ProviderConfig {
   keySource: KeySource;
   /** The variable the key came from, when `keySource` is 'environment'. */
   keyFromVariable?: string;
+  origin: ProviderOrigin;
+}
+
+/** A provider as the user adds or edits it in Settings (main validates and reports in words). */
+export interface ProviderDraft {
+  kind: ProviderKind;
+  label: string;
+  baseUrl: string;
+  model: string;
+  /** Empty or absent: no deep model. */
+  deepModel?: string;
+  /** Empty or absent: the key is only in the keychain. */
+  keyVariable?: string;
+  /** No key needed (a local server). */
+  keyOptional?: boolean;
+  contextWindow?: number;
+}
+
+/** The models a provider serves to this key, for the fast and deep pickers. */
+export interface ModelListView {
+  providerId: string;
+  /** Sorted, deduplicated, filtered; at most 500 (main filters the rest: ask with `filter`). */
+  models: string[];
+  /** How many the provider listed in all. */
+  total: number;
+  /** How many match the filter (`total` without one). */
+  matching: number;
+  /** `provider`: its `GET /models`. `configured`: the list could not be had; the configured names stand in. */
+  source: 'provider' | 'configured';
+  /** When the list shown was fetched (epoch ms); null for the configured names. */
+  fetchedAtEpochMs: number | null;
+  /** Configured names the provider does not list (likely to be refused). */
+  unlisted: string[];
+  /** Why the list is the configured names or an earlier one, in words. */
+  reason?: string;
 }
 
 export interface ProvidersState {
@@ -56,6 +102,10 @@ export interface ProvidersState {
   keychain: { available: boolean; message?: string };
   /** Provider settings that were ignored (bad settings.json entries, bad FLINT_PROVIDER). */
   problems: string[];
+  /** The provider chosen in Settings (it is the active one unless FLINT_* variables override it). */
+  chosenProviderId: string;
+  /** The FLINT_* variables that define the provider in use for this run; empty when none do. */
+  environmentVariables: string[];
 }
 
 /** The connection to the active provider, as the status bar shows it. */
@@ -97,6 +147,9 @@ export type StreamOutcome =
   | 'failed';
 
 export type AnswerDepth = 'fast' | 'deep';
+
+/** A provider's two model settings: the fast model (Enter) and the deep one (Alt+Enter). */
+export type ModelSlot = AnswerDepth;
 
 export interface ConnectionTestResult {
   ok: boolean;

@@ -19,6 +19,8 @@ export type FlintErrorCode =
   | 'invalid-provider'
   /** The active provider has no API key (keychain or environment). */
   | 'no-key'
+  /** The deep model was asked for (Alt+Enter) and the provider has none: nothing was sent. */
+  | 'no-deep-model'
   /** The OS keychain cannot be reached (locked, missing, or no secret service). */
   | 'keychain-unavailable'
   /** There is no current file to ask about. */

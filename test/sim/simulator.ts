@@ -32,6 +32,19 @@ export interface SimulatorOptions extends Partial<PaceOptions> {
   maxConnectionAgeMs?: number;
   /** Repeat the presented key in 401 messages, as some proxies do (tests redaction). */
   echoKeyInErrors?: boolean;
+  /**
+   * `GET /v1/models`: which ids it lists (default: `models`, else a few well-known ones),
+   * or that the server has no such route (404, as some compatible servers), or that it
+   * answers only after `delayMs` (a slow provider).
+   */
+  modelList?: { ids?: string[]; status?: number; delayMs?: number };
+  /**
+   * How an unknown model is refused (default 404 `model_not_found`): real providers also
+   * answer 403 ("does not have access to model") or 400 ("model not supported").
+   */
+  modelRefusal?: { status: number; code: string; message: string };
+  /** The name an answer reports for a requested model (providers resolve aliases to dated names). */
+  aliases?: Record<string, string>;
 }
 
 /** One request as the simulator saw it, for tests to inspect. */
@@ -55,6 +68,9 @@ export interface Simulator {
   injectFault(fault: Fault): void;
   close(): Promise<void>;
 }
+
+/** What `GET /v1/models` lists when a test says nothing. */
+const DEFAULT_MODEL_LIST = ['gpt-5.3-codex-spark', 'gpt-5.3-codex', 'gpt-oss-120b'];
 
 const DEFAULT_PACE: PaceOptions = { ttftMs: 120, tokensPerSecond: 1000, chunkTokens: 4 };
 const UPGRADE_FAULTS: ReadonlySet<Fault> = new Set(['unauthorized', 'no-upgrade-response']);
@@ -83,6 +99,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const authorized = (header: string | undefined): boolean => !options.apiKey || header === `Bearer ${options.apiKey}`;
   const knownModel = (model: unknown): boolean => !options.models || options.models.includes(String(model));
 
+  const answeredBy = (model: unknown): string => options.aliases?.[String(model)] ?? String(model);
+  const modelRefusal = (model: unknown): { status: number; code: string; message: string } =>
+    options.modelRefusal
+      ? { ...options.modelRefusal, message: options.modelRefusal.message.replaceAll('{model}', String(model)) }
+      : { status: 404, code: 'model_not_found', message: `The model \`${String(model)}\` does not exist or you do not have access to it.` };
+
+  /** `GET /v1/models` in OpenAI's shape (`{object: 'list', data: [{id, object: 'model', …}]}`). */
+  async function listModels(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const list = options.modelList ?? {};
+    if (list.delayMs) await new Promise((resolve) => setTimeout(resolve, list.delayMs));
+    if (response.destroyed) return;
+    if (!authorized(request.headers.authorization)) {
+      const presented = options.echoKeyInErrors ? ` You sent: ${request.headers.authorization ?? 'nothing'}.` : '';
+      return sendJsonError(response, 401, 'invalid_api_key', `Incorrect API key provided.${presented}`, 'invalid_request_error');
+    }
+    if (list.status !== undefined && list.status !== 200) return sendJsonError(response, list.status, 'not_found', 'No route GET /v1/models');
+    const ids = list.ids ?? options.models ?? DEFAULT_MODEL_LIST;
+    const data = ids.map((id) => ({ id, object: 'model', created: 1_764_000_000, owned_by: 'flint-simulator' }));
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ object: 'list', data }));
+  }
+
   // ---- chat completions over SSE ----
   const server = createServer((request, response) => {
     handleHttp(request, response).catch(() => response.destroy());
@@ -94,6 +132,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://sim').pathname;
+    if (request.method === 'GET' && path === '/v1/models') return listModels(request, response);
     if (request.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJsonError(response, 404, 'not_found', `No route ${request.method} ${path}`);
     }
@@ -108,7 +147,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     requests.push({ protocol: 'chat', body, connectionId: 0, at: Date.now() });
     if (!knownModel(body.model)) {
-      return sendJsonError(response, 404, 'model_not_found', `The model \`${String(body.model)}\` does not exist or you do not have access to it.`, 'invalid_request_error');
+      const refusal = modelRefusal(body.model);
+      return sendJsonError(response, refusal.status, refusal.code, refusal.message, 'invalid_request_error');
     }
     const requestText = JSON.stringify(body.messages ?? '');
     const rule = findRule(script, body, requestText, ruleUses);
@@ -125,7 +165,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
     const chunk = (delta: Record<string, unknown>, finishReason: string | null, usage: unknown = null) =>
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: null, choices: usage && finishReason === null ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage })}\n\n`;
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: answeredBy(body.model), system_fingerprint: null, choices: usage && finishReason === null ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage })}\n\n`;
 
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     response.flushHeaders();
@@ -207,7 +247,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     if (!knownModel(body.model)) {
-      send(client, errorEvent(404, 'model_not_found', `The model \`${String(body.model)}\` does not exist or you do not have access to it.`, { param: 'model' }));
+      const refusal = modelRefusal(body.model);
+      send(client, errorEvent(refusal.status, refusal.code, refusal.message, { param: 'model' }));
       return;
     }
     if (fault === 'unauthorized') {
@@ -226,7 +267,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const answer = rule?.answer;
     const isTool = answer?.toolInput !== undefined;
     const text = isTool ? answer!.toolInput! : (answer?.text ?? script.defaultAnswer);
-    const draft = newResponseDraft(String(body.model ?? 'unknown'), previous, isTool ? { kind: 'tool', name: answer!.toolName, callId: `call_${randomBytes(8).toString('hex')}` } : { kind: 'text' });
+    const draft = newResponseDraft(answeredBy(body.model ?? 'unknown'), previous, isTool ? { kind: 'tool', name: answer!.toolName, callId: `call_${randomBytes(8).toString('hex')}` } : { kind: 'text' });
     const sequence = new EventSequence();
     const inputTokens = simulatedTokens(requestText).length;
 

@@ -330,8 +330,8 @@ export class AnswerService implements Disposable {
 
   /** The deep model, when it is another model than the fast one. */
   private deepModel(): string | null {
-    const deep = this.modelFor('deep');
-    return deep === this.modelFor('fast') ? null : deep;
+    const deep = this.options.inference.deepModel;
+    return deep === null || deep === this.modelFor('fast') ? null : deep;
   }
 
   private latestDepth(conversation: Conversation): AnswerDepth {

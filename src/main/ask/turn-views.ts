@@ -7,7 +7,7 @@ import { hunkUpdatesOf, type BoardSnapshot } from '../edits/board-snapshot';
 import { conversationTitle } from './conversation-record';
 
 /** Failures only Settings can cure: the key, or the provider's configuration. */
-const SETTINGS_CODES = new Set(['unauthorized', 'no-key', 'model-not-found', 'bad-configuration', 'invalid-provider']);
+const SETTINGS_CODES = new Set(['unauthorized', 'no-key', 'model-unavailable', 'bad-configuration', 'invalid-provider']);
 /** The deep model shares the key and, usually, the quota: not offered for these. */
 const NOT_FOR_DEEP = new Set(['unauthorized', 'no-key', 'rate-limited']);
 

@@ -60,3 +60,28 @@ describe('connectionDropped', () => {
     expect(connectionDropped('h', 'idle', null).code).toBe('connection-lost');
   });
 });
+
+describe('a refusal of the model', () => {
+  const unavailable = [
+    { status: 404, code: 'model_not_found', providerMessage: 'The model `gpt-5.3-codex-spark` does not exist or you do not have access to it.' },
+    { status: undefined, code: 'model_not_found', providerMessage: 'The model `gpt-5.3-codex-spark` does not exist or you do not have access to it.' },
+    { status: 403, code: null, providerMessage: 'Project `proj_abc` does not have access to model `gpt-5.3-codex-spark`' },
+    { status: 400, code: 'invalid_request_error', providerMessage: "The 'gpt-5.3-codex-spark' model is not supported when using Codex with an API key." },
+    { status: 404, code: null, providerMessage: 'model "qwen3-coder" not found, try pulling it first' },
+    { status: 404, code: null, providerMessage: 'No endpoints found for model openai/gpt-nope.' },
+  ];
+
+  it('is classified model-unavailable in the Responses and the Chat Completions shapes', () => {
+    for (const refusal of unavailable) {
+      expect(failureFromStatus({ ...refusal, apiKey: KEY }).code, refusal.providerMessage).toBe('model-unavailable');
+    }
+  });
+
+  it('is not confused with a refused key, a bad address or a rate limit', () => {
+    expect(failureFromStatus({ status: 403, providerMessage: 'Forbidden', apiKey: KEY }).code).toBe('unauthorized');
+    expect(failureFromStatus({ status: 401, code: 'invalid_api_key', providerMessage: 'Incorrect API key provided.', apiKey: KEY }).code).toBe('unauthorized');
+    expect(failureFromStatus({ status: 404, providerMessage: 'No route POST /v2/chat/completions', apiKey: KEY }).code).toBe('bad-configuration');
+    expect(failureFromStatus({ status: 429, providerMessage: 'Rate limit for model gpt-oss-120b reached', apiKey: KEY }).code).toBe('rate-limited');
+    expect(failureFromStatus({ status: 500, providerMessage: 'model not found in the router', apiKey: KEY }).code).toBe('server-error');
+  });
+});

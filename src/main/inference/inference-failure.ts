@@ -7,8 +7,12 @@ import { redactAndCut } from './key-redactor';
 export type InferenceFailureCode =
   /** The provider rejected the key (401/403). */
   | 'unauthorized'
-  /** No such model (404 / model_not_found). */
-  | 'model-not-found'
+  /**
+   * The model is not served to this key: `model_not_found`, a 404/403/400 whose words are
+   * about the model ("does not exist", "not supported", "no access"). The UI offers the
+   * models the provider lists instead.
+   */
+  | 'model-unavailable'
   /** Too many requests (429); `retryAfterSeconds` when the provider said. */
   | 'rate-limited'
   /** Could not reach the provider (refused, DNS, TLS, handshake timeout). */
@@ -57,8 +61,12 @@ export function failureFromStatus(refusal: ProviderRefusal): InferenceFailure {
   // Terminal `response.failed` events carry a code and no status.
   // Own keys only: a code such as "constructor" must not find Object's.
   const status = refusal.status === undefined && typeof code === 'string' && Object.hasOwn(STATUS_BY_CODE, code) ? STATUS_BY_CODE[code] : refusal.status;
-  if (code === 'model_not_found' || status === 404) {
-    return new InferenceFailure('model-not-found', `No such model, or no access to it${detail}.`);
+  if (isModelRefusal(status, code, providerMessage)) {
+    // Worded here without the model's name; the inference service, which knows it, rewords it.
+    return new InferenceFailure('model-unavailable', `The model is not available with this key${detail}.`);
+  }
+  if (status === 404) {
+    return new InferenceFailure('bad-configuration', `Nothing answers at this address (404${detail}): check the base URL and the protocol in Settings.`);
   }
   if (status === 401 || status === 403 || code === 'invalid_api_key') {
     return new InferenceFailure('unauthorized', `The provider rejected the API key${detail}. Check or replace the key in Settings.`);
@@ -72,6 +80,22 @@ export function failureFromStatus(refusal: ProviderRefusal): InferenceFailure {
     return new InferenceFailure('server-error', `The provider had an error (${status})${detail}.`);
   }
   return new InferenceFailure('protocol-error', `The provider refused the request${status ? ` (${status})` : ''}${detail}.`);
+}
+
+/** Codes providers use for a model the key cannot use. */
+const MODEL_CODES = new Set(['model_not_found', 'model_not_supported', 'unsupported_model', 'model_not_available']);
+/** Words that, next to "model", mean "not for you" (OpenAI, Groq, Cerebras, Ollama, vLLM, OpenRouter wordings). */
+const UNAVAILABLE_WORDS = /does not exist|not supported|unsupported|not found|no access|not available|do(?:es)? not have access|no endpoints found|is not a valid model|invalid model|try pulling it/i;
+
+/**
+ * Whether a refusal is about the model rather than the key or the request: a model code, or
+ * a 400/403/404 (or an in-band error) whose words name the model and say it cannot be used.
+ * A 403 that does not mention a model stays a key problem.
+ */
+function isModelRefusal(status: number | undefined, code: string | null | undefined, message: string): boolean {
+  if (typeof code === 'string' && MODEL_CODES.has(code)) return true;
+  if (status !== undefined && status !== 400 && status !== 403 && status !== 404) return false;
+  return /\bmodel\b/i.test(message) && UNAVAILABLE_WORDS.test(message);
 }
 
 /** The longest a provider's own words get in a message (an error page can be kilobytes). */

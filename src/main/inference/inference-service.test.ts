@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../../test/helpers/test-core';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
-import { startSimulator, type Simulator } from '../../../test/sim/simulator';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../../test/sim/simulator';
 import { CredentialService } from '../credentials/credential-service';
 import { createMemoryLogger } from '../logger';
 import { SettingsStore } from '../settings/settings-store';
@@ -19,8 +19,9 @@ describe('InferenceService', () => {
   let secrets: MemorySecretStore;
   let wire: string[];
 
-  async function setUp(env: NodeJS.ProcessEnv) {
+  async function setUp(env: NodeJS.ProcessEnv, simOptions: SimulatorOptions = {}) {
     sim = await startSimulator({
+      ...simOptions,
       ttftMs: 5,
       tokensPerSecond: 5000,
       apiKey: KEY,
@@ -110,12 +111,53 @@ describe('InferenceService', () => {
     expect(sim.requests.at(-1)!.body.model).toBe('deep');
   });
 
+  it('refuses the deep model when the provider has none, instead of asking the fast one', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    const before = sim.requests.length;
+    await expect(answer({ prompt: 'think', depth: 'deep' })).rejects.toMatchObject({
+      code: 'no-deep-model',
+      message: 'No deep model is set for From environment (FLINT_*) — choose one in Settings. (Enter asks spark.)',
+    });
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it('names a refused model in the failure, without the provider’s words, and lists the ones it serves', async () => {
+    await setUp({ FLINT_API_KEY: KEY, FLINT_MODEL: 'gpt-5.3-codex-spark' });
+    const refused = await answer({ prompt: 'x', depth: 'fast' });
+    expect(refused.end.failure?.code).toBe('model-unavailable');
+    expect(refused.end.message).toBe('gpt-5.3-codex-spark is not available with this key at From environment (FLINT_*).');
+    expect(await service.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('gpt-5.3-codex-spark is not available') });
+    const list = await service.listModels('environment');
+    expect(list).toMatchObject({ source: 'provider', models: ['deep', 'spark'], unlisted: ['gpt-5.3-codex-spark'] });
+    await service.setModel('environment', 'fast', 'spark');
+    expect((await answer({ prompt: 'x', depth: 'fast' })).end.outcome).toBe('completed');
+  });
+
+  it('reads a 403 "no access to model" over chat completions as the model refused, not the key', async () => {
+    const modelRefusal = { status: 403, code: 'permission_denied', message: 'Project proj_123 does not have access to model {model}' };
+    await setUp({ FLINT_API_KEY: KEY, FLINT_PROVIDER: 'openai-chat', FLINT_MODEL: 'gpt-5.3-codex-spark' }, { modelRefusal });
+    const refused = await answer({ prompt: 'x', depth: 'fast' });
+    expect(refused.end.failure?.code).toBe('model-unavailable');
+    expect(refused.end.message).toBe('gpt-5.3-codex-spark is not available with this key at From environment (FLINT_*).');
+  });
+
+  it('reports the model the provider says answered, in both protocols (an alias resolves to its dated name)', async () => {
+    for (const kind of ['openai-responses', 'openai-chat']) {
+      await setUp({ FLINT_API_KEY: KEY, FLINT_PROVIDER: kind }, { aliases: { spark: 'spark-2026-11-01' } });
+      expect((await answer({ prompt: 'x', depth: 'fast' })).end.latency.model).toBe('spark-2026-11-01');
+      service.dispose();
+      await sim.close();
+      await config.remove();
+    }
+  });
+
   it('never lets a key into anything the UI receives', async () => {
     await setUp({ FLINT_API_KEY: KEY });
     await service.testConnection('environment');
     await service.setKey('environment', KEY);
     await service.testConnection('environment');
     wire.push(JSON.stringify(await answer({ prompt: 'x', depth: 'fast' })));
+    wire.push(JSON.stringify(await service.listModels('environment', { refresh: true })));
     const state = JSON.stringify(await service.listProviders());
     for (const text of [...wire, state]) expect(text).not.toContain(KEY);
   });

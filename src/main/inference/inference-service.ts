@@ -9,7 +9,10 @@ import {
   type ConnectionState,
   type ConnectionTestResult,
   type LatencyFigures,
+  type ModelListView,
+  type ModelSlot,
   type ProviderConfig,
+  type ProviderDraft,
   type ProvidersState,
 } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
@@ -20,7 +23,10 @@ import type { SettingsStore } from '../settings/settings-store';
 import { ChatCompletionsProvider } from './chat/chat-completions-provider';
 import { InferenceFailure } from './inference-failure';
 import type { ConversationMessage, InferenceProvider, ModelStream, StreamRequest, StreamSink } from './model-stream';
-import { buildCatalog, type Catalog } from './provider-catalog';
+import { runConnectionTest } from './connection-test';
+import { modelUnavailableMessage, noKeyMessage } from './provider-messages';
+import { ModelListCache, type FetchLike } from './model-list';
+import { ProviderDirectory } from './provider-directory';
 import { redactingLogger } from './redacting-logger';
 import { ResponsesProvider } from './responses/responses-provider';
 import { INTERNAL_ERROR_MESSAGE } from './run-model-stream';
@@ -45,13 +51,13 @@ export interface InferenceServiceOptions {
    * the files and the question.
    */
   preloadInstructions?: (kind: ProviderConfig['kind']) => string;
+  /** `GET /models`: how long it may take, and the fetch (tests). */
+  modelList?: { timeoutMs?: number; fetch?: FetchLike };
 }
 
-const TEST_PROMPT = 'Reply with the single word: ready';
-const TEST_TIMEOUT_MS = 20_000;
-
 export class InferenceService implements Disposable {
-  private catalog: Catalog;
+  private readonly directory: ProviderDirectory;
+  private readonly modelLists: ModelListCache;
   private active: { id: string; provider: InferenceProvider; subscription: Disposable } | null = null;
   /** Bumped whenever the active provider is closed: a build that started earlier is stale. */
   private generation = 0;
@@ -66,15 +72,16 @@ export class InferenceService implements Disposable {
   readonly onDidMeasure: Event<LatencyFigures> = this._onDidMeasure.event;
 
   constructor(private readonly options: InferenceServiceOptions) {
-    this.catalog = buildCatalog(options.settings.value.providers, options.env);
-    for (const problem of this.catalog.problems) options.logger.warn(problem);
+    this.directory = new ProviderDirectory(options.settings, options.env);
+    this.modelLists = new ModelListCache(options.modelList);
+    for (const problem of this.directory.problems) options.logger.warn(problem);
   }
 
   get activeProviderId(): string {
     const chosen = this.options.settings.value.activeProvider;
     // The environment wins for the run it is set in.
-    if (this.catalog.defaultProviderId !== 'openai') return this.catalog.defaultProviderId;
-    return chosen && this.provider(chosen) ? chosen : this.catalog.defaultProviderId;
+    if (this.directory.defaultProviderId !== 'openai') return this.directory.defaultProviderId;
+    return chosen && this.directory.find(chosen) ? chosen : this.directory.defaultProviderId;
   }
 
   get connectionState(): { state: ConnectionState; message?: string } {
@@ -83,17 +90,56 @@ export class InferenceService implements Disposable {
 
   async listProviders(): Promise<ProvidersState> {
     const providers = await Promise.all(
-      this.catalog.providers.map(async (provider) => {
+      this.directory.providers.map(async (provider) => {
         const resolved = await this.options.credentials.resolve(provider);
-        return { ...provider, keySource: resolved.source, ...(resolved.variable ? { keyFromVariable: resolved.variable } : {}) };
+        return { ...provider, keySource: resolved.source, origin: this.directory.origin(provider.id), ...(resolved.variable ? { keyFromVariable: resolved.variable } : {}) };
       }),
     );
+    const chosen = this.options.settings.value.activeProvider;
     return {
       providers,
       activeProviderId: this.activeProviderId,
+      chosenProviderId: chosen && this.directory.find(chosen) ? chosen : 'openai',
+      environmentVariables: this.directory.environmentVariables,
       keychain: this.options.credentials.keychainStatus,
-      problems: [...this.catalog.problems],
+      problems: [...this.directory.problems],
     };
+  }
+
+  /** Adds a provider (`providerId` null) or replaces one's settings; the active one reconnects. */
+  async saveProvider(providerId: string | null, draft: ProviderDraft): Promise<ProvidersState> {
+    const saved = await this.directory.save(providerId, draft);
+    await this.afterChange(saved.id);
+    return this.listProviders();
+  }
+
+  /** Removes a custom provider, or a preset's edit. */
+  async removeProvider(providerId: string): Promise<ProvidersState> {
+    const wasActive = providerId === this.activeProviderId;
+    await this.directory.remove(providerId);
+    this.modelLists.forget(providerId);
+    if (wasActive || providerId === this.activeProviderId) await this.restart();
+    return this.listProviders();
+  }
+
+  /** Switches a provider's fast or deep model (the picker in Settings, a failure's offer). */
+  async setModel(providerId: string, slot: ModelSlot, model: string): Promise<ProvidersState> {
+    await this.directory.setModel(providerId, slot, model);
+    await this.afterChange(providerId);
+    return this.listProviders();
+  }
+
+  /** The models `providerId` serves to its key (cached; `refresh` fetches again). */
+  async listModels(providerId: string, request: { refresh?: boolean; filter?: string } = {}): Promise<ModelListView> {
+    const config = this.directory.require(providerId);
+    const resolved = await this.options.credentials.resolve(config);
+    const configured = [config.model, ...(config.deepModel ? [config.deepModel] : [])];
+    return this.modelLists.list({ id: config.id, baseUrl: config.baseUrl, apiKey: resolved.key, configured }, request);
+  }
+
+  /** The list cache needs no forgetting here: it is keyed by address and key, which an edit may change. */
+  private async afterChange(providerId: string): Promise<void> {
+    if (providerId === this.activeProviderId) await this.restart();
   }
 
   async setActiveProvider(providerId: string): Promise<ProvidersState> {
@@ -143,11 +189,22 @@ export class InferenceService implements Disposable {
     return noKeyMessage(config);
   }
 
-  /** The model a request of `depth` goes to, its protocol and its context window. */
+  /**
+   * The model a request of `depth` goes to, its protocol and its context window. Asking for
+   * the deep model of a provider that has none is refused (never quietly the fast one).
+   */
   modelFor(depth: AnswerDepth): { model: string; kind: ProviderConfig['kind']; windowTokens: number } {
     const config = this.requireProvider(this.activeProviderId);
+    if (depth === 'deep' && !config.deepModel) {
+      throw new FlintFailure('no-deep-model', `No deep model is set for ${config.label} — choose one in Settings. (Enter asks ${config.model}.)`);
+    }
     const model = depth === 'deep' && config.deepModel ? config.deepModel : config.model;
     return { model, kind: config.kind, windowTokens: config.contextWindow ?? DEFAULT_CONTEXT_WINDOW };
+  }
+
+  /** The active provider's deep model, when it has one. */
+  get deepModel(): string | null {
+    return this.requireProvider(this.activeProviderId).deepModel ?? null;
   }
 
   /** The active provider's protocol (it decides the edit format). */
@@ -181,7 +238,8 @@ export class InferenceService implements Disposable {
     return provider.stream(request, {
       onDelta: (text) => sink.onDelta(text),
       onEnd: (end) => {
-        sink.onEnd(end);
+        // The provider's words about a refused model are replaced by ones that name it; the UI offers others.
+        sink.onEnd(end.failure?.code === 'model-unavailable' ? { ...end, message: modelUnavailableMessage(model, config) } : end);
         this._onDidMeasure.fire(end.latency);
       },
     });
@@ -190,7 +248,6 @@ export class InferenceService implements Disposable {
   /** Sends a tiny request to a provider and reports the outcome in plain words. */
   async testConnection(providerId: string): Promise<ConnectionTestResult> {
     const config = this.requireProvider(providerId);
-    const keypressAt = performance.now();
     const resolved = await this.options.credentials.resolve(config);
     if (!resolved.key && !config.keyOptional) {
       return { ok: false, message: noKeyMessage(config) };
@@ -206,17 +263,9 @@ export class InferenceService implements Disposable {
     }
     const isTemporary = provider !== this.active?.provider;
     try {
-      const stream = provider.stream({ model: config.model, input: TEST_PROMPT, keypressAt }, { onDelta: () => undefined, onEnd: () => undefined });
-      const timer = setTimeout(() => stream.cancel(), TEST_TIMEOUT_MS);
-      const end = await stream.done;
-      clearTimeout(timer);
-      this._onDidMeasure.fire(end.latency);
-      if (end.outcome === 'completed') {
-        const first = end.latency.requestToFirstDeltaMs;
-        return { ok: true, message: `Connected to ${config.model}${first !== null ? ` — first token in ${Math.round(first)} ms` : ''}.`, latency: end.latency };
-      }
-      const message = end.outcome === 'cancelled' ? `No answer within ${TEST_TIMEOUT_MS / 1000} s.` : (end.message ?? 'The test failed.');
-      return { ok: false, message, latency: end.latency };
+      return await runConnectionTest(provider, config, (figures) => this._onDidMeasure.fire(figures), (code, message) =>
+        code === 'model-unavailable' ? `${modelUnavailableMessage(config.model, config)} Pick one it lists under Models.` : (message ?? 'The test failed.'),
+      );
     } finally {
       if (isTemporary) provider.dispose();
     }
@@ -227,14 +276,8 @@ export class InferenceService implements Disposable {
     this.store.dispose();
   }
 
-  private provider(id: string): ProviderConfig | undefined {
-    return this.catalog.providers.find((provider) => provider.id === id);
-  }
-
   private requireProvider(id: string): ProviderConfig {
-    const provider = this.provider(id);
-    if (!provider) throw new FlintFailure('invalid-provider', `There is no provider named ${JSON.stringify(id)}.`);
-    return provider;
+    return this.directory.require(id);
   }
 
   /**
@@ -313,17 +356,6 @@ export class InferenceService implements Disposable {
     this.connection = state;
     this._onDidChangeConnection.fire({ providerId, ...state });
   }
-}
-
-/**
- * Why a provider cannot be asked anything, in the one wording every surface shows (the ask
- * bar, the status bar, Test connection, a refused request).
- *
- * It names Settings but no shortcut to it (Cmd on macOS, Ctrl elsewhere), and asks for a
- * restart ("start Flint with") only for the variable: the environment is read once, at start.
- */
-function noKeyMessage(config: Pick<ProviderConfig, 'label' | 'keyVariable'>): string {
-  return `No API key for ${config.label}. Add one in Settings, or start Flint with ${config.keyVariable ?? 'FLINT_API_KEY'} set.`;
 }
 
 /** Converts the renderer's epoch timestamp to this process's performance clock; implausible values mean "now". */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ProviderConfig, ProviderKind } from '../../shared/inference-types';
 
 export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
+  // Names as of late 2026; see README "Providers" for where they come from. Settings lists what the key can really use.
   { id: 'openai', kind: 'openai-responses', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.3-codex-spark', deepModel: 'gpt-5.3-codex', keyVariable: 'OPENAI_API_KEY' },
   { id: 'xai', kind: 'openai-responses', label: 'xAI', baseUrl: 'https://api.x.ai/v1', model: 'grok-code-fast-1', keyVariable: 'XAI_API_KEY' },
   { id: 'cerebras', kind: 'openai-chat', label: 'Cerebras', baseUrl: 'https://api.cerebras.ai/v1', model: 'gpt-oss-120b', keyVariable: 'CEREBRAS_API_KEY' },
@@ -19,20 +20,43 @@ export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
 /** The id of the provider built from environment variables for one run. */
 export const ENVIRONMENT_PROVIDER_ID = 'environment';
 
+/** The variables that build the environment provider (and then override the provider chosen in Settings). */
+export const ENVIRONMENT_VARIABLES = ['FLINT_PROVIDER', 'FLINT_BASE_URL', 'FLINT_MODEL', 'FLINT_DEEP_MODEL'] as const;
+
 /** A provider entry in settings.json; unknown ids add providers, known ids override presets. */
 export const ProviderConfigSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, . _ -'),
-    kind: z.enum(['openai-responses', 'openai-chat']),
-    label: z.string().min(1).max(80),
-    baseUrl: z.string().url(),
-    model: z.string().min(1).max(200),
-    deepModel: z.string().min(1).max(200).optional(),
-    keyVariable: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'The id may hold lowercase letters, digits, . _ - (up to 64).'),
+    kind: z.enum(['openai-responses', 'openai-chat'], 'The protocol must be openai-responses or openai-chat.'),
+    label: z.string().trim().min(1, 'Give the provider a name.').max(80, 'The name is longer than 80 characters.'),
+    baseUrl: z
+      .string()
+      .trim()
+      .refine(isHttpUrl, 'The base URL must be an http:// or https:// address, like https://api.example.com/v1.'),
+    model: z.string().trim().min(1, 'Name the fast model.').max(200, 'The fast model’s name is longer than 200 characters.'),
+    deepModel: z.string().trim().min(1, 'Name the deep model, or leave it out.').max(200, 'The deep model’s name is longer than 200 characters.').optional(),
+    keyVariable: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'The key variable must be an environment variable name in capitals, like MY_PROVIDER_API_KEY.')
+      .optional(),
     keyOptional: z.boolean().optional(),
-    contextWindow: z.number().int().min(2048).max(10_000_000).optional(),
+    contextWindow: z
+      .number('The context window must be a number of tokens.')
+      .int('The context window must be a whole number of tokens.')
+      .min(2048, 'The context window must be at least 2,048 tokens.')
+      .max(10_000_000, 'The context window must be at most 10,000,000 tokens.')
+      .optional(),
   })
   .strict();
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 export interface Catalog {
   providers: ProviderConfig[];
@@ -47,12 +71,13 @@ export function buildCatalog(fromSettings: readonly unknown[], env: NodeJS.Proce
   const providers = new Map(BUILT_IN_PROVIDERS.map((provider) => [provider.id, { ...provider }]));
   for (const raw of fromSettings) {
     const parsed = ProviderConfigSchema.safeParse(raw);
-    if (parsed.success) providers.set(parsed.data.id, parsed.data);
+    if (parsed.success && parsed.data.id === ENVIRONMENT_PROVIDER_ID) problems.push('A provider in settings.json was ignored: the id "environment" is Flint’s own.');
+    else if (parsed.success) providers.set(parsed.data.id, parsed.data);
     else problems.push(`A provider in settings.json was ignored: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
   }
   let defaultProviderId = 'openai';
   const kind = env.FLINT_PROVIDER;
-  if (kind !== undefined || env.FLINT_BASE_URL !== undefined || env.FLINT_MODEL !== undefined || env.FLINT_DEEP_MODEL !== undefined) {
+  if (ENVIRONMENT_VARIABLES.some((name) => env[name] !== undefined)) {
     const resolvedKind: ProviderKind | null = kind === undefined ? 'openai-responses' : kind === 'openai-responses' || kind === 'openai-chat' ? kind : null;
     if (resolvedKind === null) {
       problems.push(`FLINT_PROVIDER must be openai-responses or openai-chat, not ${JSON.stringify(kind)}.`);

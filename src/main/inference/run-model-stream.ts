@@ -42,7 +42,7 @@ export interface AttemptContext {
  * The figures an attempt records. Once the attempt is settled (stopped, stalled) they are
  * ignored: a late write from a dead attempt must not stand for the retry's request.
  */
-export type AttemptLatency = Pick<LatencyRecorder, 'written' | 'outputTokens'>;
+export type AttemptLatency = Pick<LatencyRecorder, 'written' | 'outputTokens' | 'answeredBy'>;
 
 /** How one attempt ended. */
 export type AttemptResult =
@@ -204,6 +204,9 @@ class StreamRun {
         },
         outputTokens: (count) => {
           if (!settled) this.latency.outputTokens(count);
+        },
+        answeredBy: (model) => {
+          if (!settled) this.latency.answeredBy(model);
         },
       };
       this.begin({ signal: controller.signal, latency, deliver, alive }).then(settle, (error: unknown) => {

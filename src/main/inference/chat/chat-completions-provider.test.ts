@@ -57,7 +57,7 @@ describe('ChatCompletionsProvider against the simulator (SSE)', () => {
 
   it('puts provider errors in plain words', async () => {
     await setUp();
-    expect((await ask('no-such-model').end).message).toContain('No such model');
+    expect((await ask('no-such-model').end).failure?.code).toBe('model-unavailable');
     sim.injectFault('rate-limited');
     expect((await ask().end).message).toBe('Rate-limited by the provider. Try again in 2 s.');
     sim.injectFault('server-error');

@@ -80,7 +80,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
       (error: unknown) => {
         const failure = toFailure(error, this.options.baseUrl, this.options.apiKey);
         // Some compatible servers have no /models: reaching them at all is warm enough.
-        if (failure.code === 'model-not-found' || failure.code === 'protocol-error') this._onDidChangeState.fire({ state: 'ready' });
+        if (failure.code === 'model-unavailable' || failure.code === 'bad-configuration' || failure.code === 'protocol-error') this._onDidChangeState.fire({ state: 'ready' });
         else this._onDidChangeState.fire({ state: failure.code === 'unauthorized' ? 'offline' : 'reconnecting', message: this.redact(failure.message) });
       },
     );
@@ -141,6 +141,7 @@ export class ChatCompletionsProvider implements InferenceProvider {
         }
         if (reading.finish) finish = reading.finish;
         if (reading.outputTokens !== undefined) context.latency.outputTokens(reading.outputTokens);
+        if (reading.model !== undefined && redactKey(reading.model, this.options.apiKey) === reading.model) context.latency.answeredBy(reading.model);
       }
     } catch (error) {
       // The user sees the failure in words; the log keeps its cause (a stopped request's abort is no failure).

@@ -16,6 +16,8 @@ export interface ChunkReading {
   finish: string | undefined;
   /** The provider's count of output tokens, when this chunk carries one. */
   outputTokens: number | undefined;
+  /** The model the chunk says answered, when it names one. */
+  model?: string;
 }
 
 /** A chunk whose shape Flint cannot read; `problem` says what, in a few words, for the log. */
@@ -35,8 +37,9 @@ export interface ChunkShapeError {
 export function readChunk(chunk: Unchecked<ChatCompletionChunk>): ChunkReading | ChunkShapeError {
   if (!isObject(chunk)) return { problem: 'a chunk that is not a JSON object' };
   const outputTokens = tokenCountOr(chunk.usage?.completion_tokens);
+  const model = typeof chunk.model === 'string' ? { model: chunk.model } : {};
   const { choices } = chunk;
-  if (choices === undefined || choices === null) return { text: '', finish: undefined, outputTokens };
+  if (choices === undefined || choices === null) return { text: '', finish: undefined, outputTokens, ...model };
   if (!isList(choices)) return { problem: '"choices" that is not a list' };
   // Flint asks for one choice (no `n`): any other is ignored. The SDK has already spread
   // each choice into an object (normalizeChatCompletionChunk), whatever the server sent.
@@ -45,7 +48,7 @@ export function readChunk(chunk: Unchecked<ChatCompletionChunk>): ChunkReading |
   const content = delta?.content;
   if (content !== undefined && content !== null && typeof content !== 'string') return { problem: `content that is not text (${describe(content)})` };
   if (finish !== undefined && finish !== null && typeof finish !== 'string') return { problem: `a finish reason that is not text (${describe(finish)})` };
-  return { text: content ?? '', finish: finish ?? undefined, outputTokens };
+  return { text: content ?? '', finish: finish ?? undefined, outputTokens, ...model };
 }
 
 /** Array.isArray, keeping the element type (Array.isArray narrows a readonly list to any[]). */

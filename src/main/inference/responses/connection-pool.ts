@@ -305,5 +305,5 @@ export class ConnectionPool implements Disposable {
 }
 
 function isPermanent(failure: InferenceFailure): boolean {
-  return failure.code === 'unauthorized' || failure.code === 'bad-configuration' || failure.code === 'model-not-found';
+  return failure.code === 'unauthorized' || failure.code === 'bad-configuration' || failure.code === 'model-unavailable';
 }

@@ -162,7 +162,8 @@ describe('ResponsesProvider against the simulator', () => {
     sim.injectFault('server-error');
     expect((await ask().end).message).toContain('The provider had an error (500)');
     const unknown = await collect(provider, { model: 'gpt-nope', input: 'x' }).end;
-    expect(unknown.message).toContain('No such model');
+    expect(unknown.failure?.code).toBe('model-unavailable');
+    expect(unknown.message).toContain('not available with this key');
     expect((await ask().end).outcome).toBe('completed');
     expect(sim.connectionCount()).toBe(2);
   });

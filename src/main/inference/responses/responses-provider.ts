@@ -223,9 +223,13 @@ export class ResponsesProvider implements InferenceProvider {
   private handleEvent(event: ServerEvent, context: AttemptContext, progress: { answered: boolean; responseId: string | null }, finish: (result: AttemptResult, socketBroken: boolean) => void): void {
     const { apiKey } = this.options;
     switch (event.type) {
-      case 'response.created':
+      case 'response.created': {
         progress.responseId ??= stringOr(event.response?.id) ?? null;
+        // The model that answers, as the provider names it (never a text that holds the key).
+        const model = stringOr(event.response?.model);
+        if (model !== undefined && redactKey(model, apiKey) === model) context.latency.answeredBy(model);
         return;
+      }
       case 'response.output_text.delta': {
         const delta = stringOr(event.delta);
         if (delta === undefined) return;

@@ -20,6 +20,7 @@ import { AskBarTitle, BlockerNote, FocusChip, WindowNote } from './AskBarScope';
 import { FileSource } from './FileSource';
 import { MentionCombobox } from './MentionCompletion';
 import { NamedFiles, ProjectTitle, SubjectSwitch } from './ProjectScope';
+import { DeepModelNote } from './DeepModelNote';
 import type { AskBarHandle } from './use-ask-bar';
 import { useAskBarKeys } from './use-ask-bar-keys';
 import { useBarOpening } from './use-bar-opening';
@@ -98,6 +99,7 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
           }}
         />
       </MentionCombobox>
+      <DeepModelNote refusal={answer.refusal} draft={draft} onOpenSettings={onOpenSettings} />
       {canFollowUp && <ModeNote followsUp={followsUp} title={view.title} />}
       <AskHints isStreaming={isStreaming} shortcutLabel={shortcutLabel} systemWide={systemWide} draftLength={draft.length} />
       {isAnswerShown && view && <AskAnswer view={view} />}

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { TurnView } from '../../../../shared/ask-types';
+import { ModelOffer } from './ModelOffer';
 import type { AnswerHandle } from './use-answer';
 
 export interface TurnStatusProps {
@@ -50,6 +51,7 @@ function FailedTurn({ turn, answer, onOpenSettings }: TurnStatusProps) {
     <div className="turn-failure" role="alert">
       <p className="form-error">{turn.message ?? 'The request failed.'}</p>
       {turn.followedBy !== undefined && <p className="turn-status">Retried as turn {turn.followedBy}.</p>}
+      {canRetry && failure?.code === 'model-unavailable' && <ModelOffer turn={turn} answer={answer} />}
       {canRetry && (
         <div className="turn-actions">
           {seconds !== null && (
@@ -57,7 +59,8 @@ function FailedTurn({ turn, answer, onOpenSettings }: TurnStatusProps) {
               Retrying in {seconds} s…
             </span>
           )}
-          <button type="button" className={seconds === null ? 'primary' : ''} onClick={() => void answer.retry(turn.index, turn.depth)}>
+          {/* A refused model would be refused again: the offered models are the way on, not Retry. */}
+          <button type="button" className={seconds === null && failure?.code !== 'model-unavailable' ? 'primary' : ''} onClick={() => void answer.retry(turn.index, turn.depth)}>
             {seconds === null ? 'Retry' : 'Retry now'}
           </button>
           {seconds !== null && (

@@ -34,11 +34,19 @@ export interface AnswerScope {
  */
 export type SendMode = 'new' | 'follow-up' | 'redirect' | 'queue';
 
-type Outcome = { ok: true } | { ok: false; error: { message: string } };
+type Outcome = { ok: true } | { ok: false; error: { code?: string; message: string } };
+
+/** A request main refused before sending anything, shown where it was asked (the ask bar), not as a notice. */
+export interface AskRefusal {
+  /** The words that were not sent. */
+  prompt: string;
+  message: string;
+}
 
 export function useAnswer(onError: (message: string) => void) {
   const [view, setView] = useState<AnswerView | null>(null);
   const [conversations, setConversations] = useState<ConversationSummary[]>([]);
+  const refusals = useAskRefusal();
   const storeRef = useRef(new HunkLineStore());
   const refs: AnswerRefs = {
     store: storeRef.current,
@@ -80,37 +88,43 @@ export function useAnswer(onError: (message: string) => void) {
     async (prompt: string, depth: AnswerDepth, mode: SendMode, scope?: AnswerScope): Promise<boolean> => {
       const keypressEpochMs = performance.timeOrigin + performance.now();
       const sessionId = refs.sessionId.current;
-      if (sessionId !== null && mode === 'redirect') return call(() => flint.redirectAnswer({ sessionId, prompt, keypressEpochMs, depth }));
-      if (sessionId !== null && mode === 'queue') return call(() => flint.queueAnswer({ sessionId, prompt, depth }));
+      refusals.clear();
+      const isRefused = (outcome: Outcome) => refusals.check(prompt, outcome);
+      if (sessionId !== null && (mode === 'redirect' || mode === 'queue')) {
+        const outcome = mode === 'redirect' ? await flint.redirectAnswer({ sessionId, prompt, keypressEpochMs, depth }) : await flint.queueAnswer({ sessionId, prompt, depth });
+        return isRefused(outcome) ? false : call(async () => outcome);
+      }
       const followUp = sessionId !== null && mode === 'follow-up';
       refs.askedAt.current = keypressEpochMs;
       // The new conversation's first updates can come before its id does: kept until then.
       if (!followUp) refs.early.current = [];
       // The file the bar named, not whatever is current by the time this arrives.
-      const result = await flint.askModel({
-        prompt,
-        depth,
-        keypressEpochMs,
-        ...(followUp ? { conversationId: sessionId } : {}),
-        ...(!followUp && scope ? { focus: scope.focus } : {}),
-        ...(!followUp && scope?.focus === 'selection' && scope.selection ? { selection: scope.selection } : {}),
-        ...(!followUp && scope?.path ? { paths: [scope.path] } : {}),
-        ...(!followUp && scope?.subject === 'project' ? { subject: 'project' as const } : {}),
-      });
+      const result = await flint.askModel({ prompt, depth, keypressEpochMs, ...(followUp ? { conversationId: sessionId } : askedAbout(scope)) });
       const early = refs.early.current ?? [];
       refs.early.current = null;
       if (!result.ok) {
-        onError(result.error.message);
+        if (!isRefused(result)) onError(result.error.message);
         return false;
       }
       if (!followUp) showStarted(refs, result.value.sessionId, prompt, early, setView);
       return true;
     },
     // The refs live as long as the hook.
-    [call, onError],
+    [call, onError, refusals.clear, refusals.check],
   );
 
-  return { view, conversations, lines: storeRef.current, send, show, stop, accept, reject, revert, acceptAll, rejectAll, retry, cancelRetry };
+  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, send, show, stop, accept, reject, revert, acceptAll, rejectAll, retry, cancelRetry };
+}
+
+/** What a new question is about, as the bar showed it: the file, its focus (and selection), or the project. */
+function askedAbout(scope: AnswerScope | undefined) {
+  if (!scope) return {};
+  return {
+    focus: scope.focus,
+    ...(scope.focus === 'selection' && scope.selection ? { selection: scope.selection } : {}),
+    ...(scope.path ? { paths: [scope.path] } : {}),
+    ...(scope.subject === 'project' ? { subject: 'project' as const } : {}),
+  };
 }
 
 /** A new conversation goes on screen, with whatever of it arrived before its id. */
@@ -127,4 +141,16 @@ function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early:
     view = applyAnswerUpdate(view, update);
   }
   setView(view);
+}
+
+/** Alt+Enter without a deep model: said in the bar, next to the words that stay unsent (not as a notice). */
+function useAskRefusal() {
+  const [refusal, setRefusal] = useState<AskRefusal | null>(null);
+  const check = useCallback((prompt: string, outcome: Outcome): boolean => {
+    if (outcome.ok || outcome.error.code !== 'no-deep-model') return false;
+    setRefusal({ prompt, message: outcome.error.message });
+    return true;
+  }, []);
+  const clear = useCallback(() => setRefusal(null), []);
+  return { refusal, check, clear };
 }

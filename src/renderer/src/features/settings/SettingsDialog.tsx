@@ -1,11 +1,13 @@
 /**
- * Settings: the ask bar's shortcut; choose the provider, add / replace / remove its
- * key, test the connection.
+ * Settings: the ask bar's shortcut; choose the provider, its models and its key, test the
+ * connection; add, edit and remove providers.
  */
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import type { HotkeyStatus } from '../../../../shared/ask-types';
-import type { ProviderView } from '../../../../shared/inference-types';
+import type { ProvidersState } from '../../../../shared/inference-types';
 import { useFocusTrap } from '../../lib/use-focus-trap';
+import { ProviderCard } from './ProviderCard';
+import { ProviderForm } from './ProviderForm';
 import { ShortcutSettings } from './ShortcutSettings';
 import { useProviders, type ProvidersHandle } from './use-providers';
 
@@ -23,8 +25,6 @@ export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut }: 
   useFocusTrap(dialogRef);
 
   const { state } = providers;
-  const active = state?.providers.find((provider) => provider.id === state.activeProviderId);
-  const others = state?.providers.filter((provider) => provider.id !== state.activeProviderId) ?? [];
 
   return (
     <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
@@ -61,98 +61,64 @@ export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut }: 
             {problem}
           </p>
         ))}
-        {!state ? (
-          <p>Loading providers…</p>
-        ) : (
-          <>
-            <h3>Model provider in use</h3>
-            {active && <ProviderCard provider={active} isActive handle={providers} />}
-            <h3>Other providers</h3>
-            {others.map((provider) => (
-              <ProviderCard key={provider.id} provider={provider} isActive={false} handle={providers} />
-            ))}
-          </>
-        )}
+        {!state ? <p>Loading providers…</p> : <ProviderSections state={state} handle={providers} />}
       </div>
     </div>
   );
 }
 
-function ProviderCard({ provider, isActive, handle }: { provider: ProviderView; isActive: boolean; handle: ProvidersHandle }) {
-  const [key, setKey] = useState('');
-  const [saving, setSaving] = useState(false);
-  const test = handle.tests[provider.id];
-  const hasStoredKey = provider.keySource === 'keychain';
-
-  const save = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    if (!key.trim()) return;
-    setSaving(true);
-    if (await handle.saveKey(provider.id, key)) setKey('');
-    setSaving(false);
+function ProviderSections({ state, handle }: { state: ProvidersState; handle: ProvidersHandle }) {
+  const [isAdding, setAdding] = useState(false);
+  const active = state.providers.find((provider) => provider.id === state.activeProviderId);
+  const others = state.providers.filter((provider) => provider.id !== state.activeProviderId);
+  const add = async (draft: Parameters<ProvidersHandle['saveProvider']>[1]) => {
+    const refusal = await handle.saveProvider(null, draft);
+    if (refusal === null) setAdding(false);
+    return refusal;
   };
-
   return (
-    <section className={`provider-card${isActive ? ' is-active' : ''}`} aria-label={provider.label}>
-      <div className="provider-title">
-        <strong>{provider.label}</strong>
-        <span className="provider-meta">
-          {provider.model}
-          {provider.deepModel ? ` · deep: ${provider.deepModel}` : ''} · {provider.kind === 'openai-responses' ? 'Responses WebSocket' : 'Chat completions (SSE)'}
-        </span>
-        {!isActive && (
-          <button type="button" onClick={() => void handle.activate(provider.id)}>
-            Use this provider
-          </button>
-        )}
-      </div>
-      <p className="provider-key" aria-label={`Key status for ${provider.label}`}>
-        {describeKey(provider)}
-      </p>
-      <form className="key-form" onSubmit={(event) => void save(event)}>
-        <input
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          aria-label={`API key for ${provider.label}`}
-          placeholder={hasStoredKey ? 'Paste a new key to replace it' : 'Paste an API key'}
-          value={key}
-          onChange={(event) => setKey(event.target.value)}
-        />
-        <button type="submit" disabled={saving || !key.trim()}>
-          {hasStoredKey ? 'Replace key' : 'Save key'}
-        </button>
-        {hasStoredKey && (
-          <button type="button" onClick={() => void handle.removeKey(provider.id)}>
-            Remove key
-          </button>
-        )}
-        <button type="button" onClick={() => void handle.test(provider.id)} disabled={test === 'testing'}>
-          Test connection
-        </button>
-      </form>
-      {test && (
-        <p role="status" className={test === 'testing' ? 'test-pending' : test.ok ? 'test-ok' : 'test-failed'}>
-          {test === 'testing' ? 'Testing…' : test.message}
+    <>
+      <h3>Model provider in use</h3>
+      {state.environmentVariables.length > 0 && (
+        <p className="banner-info" role="note">
+          {state.environmentVariables.join(', ')} {state.environmentVariables.length === 1 ? 'is' : 'are'} set: the provider “From environment (FLINT_*)” is in use for this run, whatever is chosen
+          here. A provider chosen below takes effect when Flint starts without {state.environmentVariables.length === 1 ? 'it' : 'them'}.
         </p>
       )}
-    </section>
+      <KeyedSuggestion state={state} handle={handle} />
+      {active && <ProviderCard provider={active} isActive state={state} handle={handle} />}
+      <h3>Other providers</h3>
+      {others.map((provider) => (
+        <ProviderCard key={provider.id} provider={provider} isActive={false} state={state} handle={handle} />
+      ))}
+      {isAdding ? (
+        <section className="provider-card is-editing" aria-label="New provider">
+          <ProviderForm onSave={add} onCancel={() => setAdding(false)} />
+        </section>
+      ) : (
+        <button type="button" className="add-provider" onClick={() => setAdding(true)}>
+          Add a provider…
+        </button>
+      )}
+    </>
   );
 }
 
-function describeKey(provider: ProviderView): string {
-  switch (provider.keySource) {
-    case 'keychain':
-      return 'Key stored in the OS keychain.';
-    case 'environment':
-      return `Key from the environment variable ${provider.keyFromVariable ?? ''} (not stored).`;
-    case 'not-needed':
-      return 'No key needed (local server).';
-    case 'none':
-      return `No key yet${provider.keyVariable ? ` (or set ${provider.keyVariable})` : ''}.`;
-    default: {
-      const exhaustive: never = provider.keySource;
-      return exhaustive;
-    }
-  }
+/**
+ * The provider in use has no key and another one has: say so, with one click to switch.
+ * First runs often start here (OpenAI is the default; the key at hand is Cerebras' or Groq's).
+ */
+function KeyedSuggestion({ state, handle }: { state: ProvidersState; handle: ProvidersHandle }) {
+  const active = state.providers.find((provider) => provider.id === state.activeProviderId);
+  const keyed = state.providers.find((provider) => provider.id !== state.activeProviderId && (provider.keySource === 'keychain' || provider.keySource === 'environment'));
+  if (!active || active.keySource !== 'none' || !keyed || state.environmentVariables.length > 0) return null;
+  const where = keyed.keySource === 'environment' ? `${keyed.keyFromVariable ?? 'a variable'} is set` : 'its key is in the keychain';
+  return (
+    <p className="banner-info">
+      {active.label} has no key, but {keyed.label} has one ({where}).{' '}
+      <button type="button" onClick={() => void handle.activate(keyed.id)}>
+        Use {keyed.label}
+      </button>
+    </p>
+  );
 }

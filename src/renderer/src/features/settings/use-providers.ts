@@ -2,7 +2,7 @@
  * Providers and keys for the settings screen. Keys only go in (set); nothing brings them back.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { ConnectionTestResult, ProvidersState } from '../../../../shared/inference-types';
+import type { ConnectionTestResult, ModelSlot, ProviderDraft, ProvidersState } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
 
 export interface ProvidersHandle {
@@ -14,6 +14,11 @@ export interface ProvidersHandle {
   removeKey(providerId: string): Promise<void>;
   activate(providerId: string): Promise<void>;
   test(providerId: string): Promise<void>;
+  /** Adds (no id) or edits a provider; resolves to main's refusal in words, or null when saved. */
+  saveProvider(providerId: string | null, draft: ProviderDraft): Promise<string | null>;
+  removeProvider(providerId: string): Promise<void>;
+  /** Sets the fast or deep model; resolves to the refusal in words, or null. */
+  setModel(providerId: string, slot: ModelSlot, model: string): Promise<string | null>;
 }
 
 export function useProviders(): ProvidersHandle {
@@ -30,6 +35,13 @@ export function useProviders(): ProvidersHandle {
     }
     return result.ok;
   }, []);
+
+  /** A change whose refusal belongs next to the form that made it, not at the top of Settings. */
+  const applyOrRefusal = useCallback((result: Awaited<ReturnType<typeof flint.getProviders>>): string | null => {
+    if (!result.ok) return result.error.message;
+    apply(result);
+    return null;
+  }, [apply]);
 
   useEffect(() => {
     void flint.getProviders({}).then(apply);
@@ -49,5 +61,8 @@ export function useProviders(): ProvidersHandle {
       setTests((current) => ({ ...current, [providerId]: outcome }));
       void flint.getProviders({}).then(apply);
     },
+    saveProvider: async (providerId, draft) => applyOrRefusal(await flint.saveProvider({ ...(providerId ? { providerId } : {}), draft })),
+    removeProvider: async (providerId) => void apply(await flint.removeProvider({ providerId })),
+    setModel: async (providerId, slot, model) => applyOrRefusal(await flint.setProviderModel({ providerId, slot, model })),
   };
 }

@@ -49,6 +49,12 @@ export function StatusBar({ indexing, entryCount, currentFile, connection, laten
           <span className="dot" aria-hidden="true" /> {CONNECTION_LABELS[connection.state]}
         </button>
       )}
+      {/* A refused request has figures too, but its model answered nothing: named only when it did. */}
+      {latency && latency.requestToFirstDeltaMs !== null && (
+        <span className="status-model" aria-label="Model that answered last" title="The model that answered the last request">
+          {latency.model}
+        </span>
+      )}
       {latency && (
         <span className="status-latency" aria-label="Latency" title={describeLatency(latency)}>
           {formatLatency(latency)}
