@@ -29,7 +29,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     removeRecent: notUsed,
     updateSettings: async (input) => {
       calls.push(input);
-      return { showIgnored: input.showIgnored ?? false, shortcut: input.shortcut ?? 'CommandOrControl+Shift+Space' };
+      return { showIgnored: input.showIgnored ?? false, shortcut: input.shortcut ?? 'CommandOrControl+Shift+Space', clipboardSelection: input.clipboardSelection ?? false };
     },
     getProviders: notUsed,
     setActiveProvider: notUsed,

@@ -61,7 +61,7 @@ export const requestSchemas = {
   selectFile: PathInput,
   switchCurrentFile: NoInput,
   removeRecent: z.object({ path: FolderPath }).strict(),
-  updateSettings: z.object({ showIgnored: z.boolean().optional(), shortcut: z.string().min(1).max(64).optional() }).strict(),
+  updateSettings: z.object({ showIgnored: z.boolean().optional(), shortcut: z.string().min(1).max(64).optional(), clipboardSelection: z.boolean().optional() }).strict(),
   getProviders: NoInput,
   setActiveProvider: ProviderInput,
   testConnection: ProviderInput,

@@ -44,6 +44,11 @@ export interface UiSettings {
   showIgnored: boolean;
   /** The shortcut that opens the ask bar (Electron accelerator syntax), system-wide and in the app. */
   shortcut: string;
+  /**
+   * macOS and Windows, which have no desktop-wide selection: read the clipboard when the
+   * shortcut fires and use it as the selection. Off unless the user opts in.
+   */
+  clipboardSelection: boolean;
 }
 
 /** Everything the renderer needs after a (re)load: the open project and its tree if indexed. */

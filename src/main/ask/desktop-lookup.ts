@@ -7,7 +7,7 @@
 import { homedir } from 'node:os';
 import type { DesktopReaders } from '../desktop/desktop-readers';
 import { readEditorTitle } from '../desktop/editor-titles';
-import type { SelectionRead } from '../desktop/primary-selection';
+import { selectionOf, type SelectionRead } from '../desktop/primary-selection';
 import { findSelection } from '../context/selection-lines';
 import type { Logger } from '../logger';
 import type { OpenProject } from '../workspace/open-project';
@@ -43,7 +43,7 @@ export class DesktopLookup {
   begin(): void {
     const project = this.project();
     const window = this.readers.focusedWindow?.() ?? null;
-    const selection = this.readers.selection?.() ?? Promise.resolve<SelectionRead>({ kind: 'none' });
+    const selection = this.readSelection();
     this.selection = { kind: 'none' };
     this.lookups += 1;
     this.pending = Promise.all([window, selection])
@@ -67,6 +67,14 @@ export class DesktopLookup {
         else project.currentFile.noteWindow(windowNoteFor(found, reading.editor, focused.title));
       })
       .catch((error: unknown) => this.logger.warn('could not read the focused window', error));
+  }
+
+  /** X's PRIMARY where there is one; else the clipboard, only if the user opted in. */
+  private readSelection(): Promise<SelectionRead> {
+    const { selection, clipboard, useClipboard } = this.readers;
+    if (selection) return selection();
+    if (clipboard && useClipboard?.()) return clipboard().then(selectionOf, () => ({ kind: 'none' }) as const);
+    return Promise.resolve({ kind: 'none' });
   }
 
   /** Resolves once the last lookup has updated the current file. */

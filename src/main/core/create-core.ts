@@ -68,7 +68,7 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
     prompts,
     project: () => workspace.project,
     currentFile: () => workspace.project?.currentFile.value ?? NO_CURRENT_FILE,
-    desktop: new DesktopLookup(options.desktop ?? {}, () => workspace.project, logger),
+    desktop: new DesktopLookup({ ...options.desktop, useClipboard: () => settings.value.clipboardSelection }, () => workspace.project, logger),
     // The ask bar pre-loads only while no answer streams (a pre-load would take the socket the answer holds).
     isStreaming: () => answers.isStreaming,
   });

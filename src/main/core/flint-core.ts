@@ -197,8 +197,8 @@ export class FlintCore implements Disposable {
   }
 
   private uiSettings(): UiSettings {
-    const { showIgnored, shortcut } = this.options.settings.value;
-    return { showIgnored, shortcut };
+    const { showIgnored, shortcut, clipboardSelection } = this.options.settings.value;
+    return { showIgnored, shortcut, clipboardSelection };
   }
 
   private async updateSettings(patch: Partial<UiSettings>): Promise<UiSettings> {

@@ -8,6 +8,10 @@ import { createXclipSelectionReader, type SelectionReader } from './primary-sele
 export interface DesktopReaders {
   focusedWindow?: FocusedWindowReader;
   selection?: SelectionReader;
+  /** The clipboard's text (macOS, Windows: no desktop-wide selection), read only while `useClipboard` says so. */
+  clipboard?: () => Promise<string>;
+  /** The user opted in to the clipboard standing in for the selection. */
+  useClipboard?: () => boolean;
   /** Whether a window's process is Flint's own (then Flint had focus: the current file stays as it was). */
   isOwnProcess?: (processId: number) => boolean;
   /** For `~/` in titles. */

@@ -1,7 +1,7 @@
 /**
  * The Electron shell: composes the core with windows, IPC, menu and native dialogs.
  */
-import { app, BrowserWindow, dialog, globalShortcut, Menu, type Tray } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, globalShortcut, Menu, type Tray } from 'electron';
 import { resolve } from 'node:path';
 import { createContractHost } from '../contract-host';
 import { createFlintCore } from '../core/create-core';
@@ -83,7 +83,8 @@ class ElectronShell {
       logger: this.logger,
       chooseFolder: () => this.chooseFolder(),
       hotkey: this.hotkey,
-      desktop: systemDesktopReaders(),
+      // macOS and Windows have no desktop-wide selection: the clipboard, if the user opts in (Settings).
+      desktop: { ...systemDesktopReaders(), ...(process.platform === 'linux' ? {} : { clipboard: () => clipboard.readText() }) },
     });
     this.core = core;
     const host = createContractHost(core.handlers, this.logger);

@@ -19,6 +19,8 @@ export const RECENT_LIMIT = 10;
 const SettingsSchema = z.looseObject({
   recentProjects: z.array(z.string().min(1)).catch([]).default([]),
   showIgnored: z.boolean().catch(false).default(false),
+  /** macOS and Windows: the clipboard stands in for the selection (off unless the user opts in). */
+  clipboardSelection: z.boolean().catch(false).default(false),
   /** Extra or overriding providers (validated when the catalog is built). */
   providers: z.array(z.unknown()).catch([]).default([]),
   /** The provider in use. */

@@ -93,6 +93,8 @@ export function App() {
           shortcut={state.settings.shortcut}
           hotkey={state.hotkey}
           onChangeShortcut={(shortcut) => updateSettings({ shortcut })}
+          clipboardSelection={state.settings.clipboardSelection}
+          onChangeClipboardSelection={(clipboardSelection) => updateSettings({ clipboardSelection })}
         />
       )}
     </div>

@@ -74,7 +74,7 @@ export const initialViewState: ViewState = {
   treeVersion: 0,
   currentFile: { path: null, source: null, at: 0 },
   recent: [],
-  settings: { showIgnored: false, shortcut: DEFAULT_HOTKEY },
+  settings: { showIgnored: false, shortcut: DEFAULT_HOTKEY, clipboardSelection: false },
   notices: [],
   openFile: null,
   connection: null,

@@ -5,6 +5,7 @@
 import { useRef, useState } from 'react';
 import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { ProvidersState } from '../../../../shared/inference-types';
+import { isLinux } from '../../lib/platform';
 import { useFocusTrap } from '../../lib/use-focus-trap';
 import { ProviderCard } from './ProviderCard';
 import { ProviderForm } from './ProviderForm';
@@ -16,9 +17,11 @@ export interface SettingsDialogProps {
   shortcut: string;
   hotkey: HotkeyStatus | null;
   onChangeShortcut: (shortcut: string) => void;
+  clipboardSelection: boolean;
+  onChangeClipboardSelection: (value: boolean) => void;
 }
 
-export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut }: SettingsDialogProps) {
+export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut, clipboardSelection, onChangeClipboardSelection }: SettingsDialogProps) {
   const providers = useProviders();
   const dialogRef = useRef<HTMLDivElement>(null);
   // Focus starts on the dialog, stays in it (Test connection disables itself), and goes back on close.
@@ -50,6 +53,7 @@ export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut }: 
         </header>
         <h3>Ask bar shortcut</h3>
         <ShortcutSettings shortcut={shortcut} status={hotkey} onChange={onChangeShortcut} />
+        <SelectionSetting value={clipboardSelection} onChange={onChangeClipboardSelection} />
         {providers.error && <p role="alert" className="form-error">{providers.error}</p>}
         {state && !state.keychain.available && (
           <p role="alert" className="banner-warning">
@@ -101,6 +105,22 @@ function ProviderSections({ state, handle }: { state: ProvidersState; handle: Pr
         </button>
       )}
     </>
+  );
+}
+
+/**
+ * What the shortcut reads as the user's selection: X's PRIMARY on Linux, nothing to set;
+ * on macOS and Windows the clipboard, only when the user opts in (it may hold anything).
+ */
+function SelectionSetting({ value, onChange }: { value: boolean; onChange: (value: boolean) => void }) {
+  if (isLinux) {
+    return <p className="settings-note">When the shortcut fires, the lines you have selected in your editor (X’s selection) become the focus of the question.</p>;
+  }
+  return (
+    <label className="settings-check">
+      <input type="checkbox" checked={value} onChange={(event) => onChange(event.target.checked)} />
+      Use the clipboard as my selection: copy lines in your editor, press the shortcut, and the question is about those lines
+    </label>
   );
 }
 
