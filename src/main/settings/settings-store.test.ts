@@ -23,7 +23,7 @@ describe('SettingsStore', () => {
   it('loads defaults from an empty folder and creates nothing', async () => {
     const { store, notice } = await SettingsStore.load(directory);
 
-    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
+    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
     expect(notice).toBeUndefined();
     expect(await readdir(directory)).toEqual([]);
   });
@@ -65,7 +65,7 @@ describe('SettingsStore', () => {
     await Promise.all([first, second, third]);
     await store.flush();
 
-    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
+    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
   });
 
   describe('recent projects', () => {
@@ -132,7 +132,7 @@ describe('SettingsStore', () => {
 
       const { store, notice } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
       const names = await readdir(directory);
       const aside = names.find((name) => name.startsWith('settings.json.corrupt-'));
       expect(aside).toBeDefined();
@@ -147,7 +147,7 @@ describe('SettingsStore', () => {
 
       await store.addRecent('/projects/a');
 
-      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
     });
 
     it('falls back to the default for a field with the wrong type and keeps the valid ones', async () => {
@@ -155,7 +155,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
     });
 
     it('falls back to the default for a boolean field holding a string', async () => {
@@ -163,7 +163,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
     });
 
     it('returns a notice when a field falls back to its default', async () => {
@@ -195,7 +195,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
     });
   });
 
@@ -205,7 +205,7 @@ describe('SettingsStore', () => {
 
     await store.update({ showIgnored: true });
 
-    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, providers: [], shortcut: DEFAULT_HOTKEY, theme: 'dark', future: { nested: [1, 2] } });
+    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, theme: 'dark', future: { nested: [1, 2] } });
   });
 
   it('never writes a key-like field that was not already there', async () => {
@@ -216,6 +216,6 @@ describe('SettingsStore', () => {
 
     const text = await readFile(file, 'utf8');
     expect(text).not.toMatch(/key|token|secret/i);
-    expect(Object.keys(await readJson()).sort()).toEqual(['providers', 'recentProjects', 'shortcut', 'showIgnored']);
+    expect(Object.keys(await readJson()).sort()).toEqual(['clipboardSelection', 'providers', 'recentProjects', 'shortcut', 'showIgnored']);
   });
 });
