@@ -15,6 +15,17 @@ export interface LineRange {
   endLine: number;
 }
 
+/** The lines the user selected, and in which file. */
+export interface SelectedLines extends LineRange {
+  path: string;
+}
+
+/** What a question is about within its file: the focus, and with `selection` the lines selected. */
+export interface QuestionFocus {
+  focus: AskFocus;
+  selection?: SelectedLines;
+}
+
 /**
  * What a question is about: `file`, the current file (and the files named with `@path`);
  * `project`, the project outline and the named files only ("Ask about the project").

@@ -90,7 +90,7 @@ async function measurePipeline(): Promise<number> {
         emit: (update) => {
           pending += update.hunks.filter((hunk) => hunk.state === 'pending').length;
         },
-        focus: 'whole-file',
+        focus: { focus: 'whole-file' },
         openStream: async (_prompt, streamSink) => {
           sink = streamSink;
           return { cancel: () => undefined, done: new Promise(() => undefined) };
@@ -139,7 +139,7 @@ async function measureAdversarialBlock(): Promise<number> {
     emit: (update) => {
       anchored ||= update.hunks.some((hunk) => hunk.state === 'pending');
     },
-    focus: 'whole-file',
+    focus: { focus: 'whole-file' },
     openStream: async (_prompt, streamSink) => {
       sink = streamSink;
       return { cancel: () => undefined, done: new Promise(() => undefined) };

@@ -59,7 +59,7 @@ export class DrivenSession {
       emit: (update) => {
         for (const hunk of update.hunks) driven?.states.set(hunk.id, hunk.state);
       },
-      focus: 'whole-file',
+      focus: { focus: 'whole-file' },
       openStream: async (_prompt, streamSink) => {
         sink = streamSink;
         return { cancel: () => undefined, done: new Promise(() => undefined) };

@@ -19,7 +19,7 @@ export function conversationFor(options: HandConversationOptions): Conversation 
   const { openStream, ...rest } = options;
   return new Conversation({
     emit: () => undefined,
-    focus: 'whole-file',
+    focus: { focus: 'whole-file' },
     onDidChange: () => undefined,
     failureOptions: () => ({ deepModel: null }),
     ...rest,

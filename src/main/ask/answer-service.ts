@@ -7,7 +7,7 @@
  * itself after `retry-after`, with the countdown on the turn.
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerUpdate, AskFocus, AskSubject, ConversationSummary, LineRange, TurnKind, TurnView } from '../../shared/ask-types';
+import type { AnswerUpdate, AskFocus, AskSubject, ConversationSummary, LineRange, QuestionFocus, TurnKind, TurnView } from '../../shared/ask-types';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { InferenceService } from '../inference/inference-service';
@@ -122,7 +122,7 @@ export class AnswerService implements Disposable {
       const selection = input.selection && files[0] ? { path: files[0].path, ...input.selection } : undefined;
       const prompt = await this.options.buildPrompt({ files: [...files, ...named], question: input.prompt, focus, selection, depth: input.depth });
       if (this.options.workspace.project !== project) throw closedMeanwhile();
-      const conversation = this.create(project, focus);
+      const conversation = this.create(project, { focus, ...(selection ? { selection } : {}) });
       const turn = conversation.addTurn({ kind: 'question', text: input.prompt, depth: input.depth, model: this.modelFor(input.depth) });
       await this.sender.send(conversation, turn, project, input.keypressEpochMs, { files, named, prompt });
       // The project closed while the question was prepared: it went, unsent, with its conversations.
@@ -223,13 +223,13 @@ export class AnswerService implements Disposable {
     if (conversation.isOver) throw closedMeanwhile();
   }
 
-  private create(project: OpenProject, focus: AskFocus): Conversation {
+  private create(project: OpenProject, focus: QuestionFocus): Conversation {
     const conversation = new Conversation(this.conversationOptions(project, randomUUID(), focus));
     this.list.add(conversation);
     return conversation;
   }
 
-  private conversationOptions(project: OpenProject, id: string, focus: AskFocus): ConversationOptions {
+  private conversationOptions(project: OpenProject, id: string, focus: QuestionFocus): ConversationOptions {
     return {
       id,
       openStream: (turn, depth, sink, keypressEpochMs) =>
@@ -295,7 +295,7 @@ export class AnswerService implements Disposable {
   /** A project opened: its kept conversations come back (their hunks planned again on the files as they are). */
   private opened(project: OpenProject): void {
     this.project = project;
-    const restore = (record: ConversationRecord): Conversation => Conversation.restore(record, this.conversationOptions(project, record.id, record.focus));
+    const restore = (record: ConversationRecord): Conversation => Conversation.restore(record, this.conversationOptions(project, record.id, { focus: record.focus, ...(record.selection ? { selection: record.selection } : {}) }));
     // After the previous project's history is written: reopening the same project reads what it wrote.
     void this.closing
       .then(() => this.list.load(project.files.root, restore, () => this.options.workspace.project === project && this.project === project))

@@ -37,6 +37,8 @@ const RecordSchema = z
     createdAtEpochMs: z.number(),
     updatedAtEpochMs: z.number(),
     focus: z.enum(['recent-change', 'selection', 'whole-file']),
+    /** With focus `selection`: the lines selected (retries and follow-ups keep the focus on them). */
+    selection: z.object({ path: z.string(), startLine: z.number().int().min(1), endLine: z.number().int().min(1) }).strict().optional(),
     paths: z.array(z.string()),
     turns: z.array(TurnSchema).min(1),
     problems: z.array(z.string()),

@@ -6,7 +6,7 @@
  *
  * Updates reach the UI through an UpdateBatcher, paced by the renderer's frames.
  */
-import type { AnswerUpdate, AskFocus, ConversationSummary, TurnFailure, TurnKind, TurnView } from '../../shared/ask-types';
+import type { AnswerUpdate, ConversationSummary, QuestionFocus, TurnFailure, TurnKind, TurnView } from '../../shared/ask-types';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
@@ -32,8 +32,8 @@ export interface ConversationOptions {
   /** The board the hunks live on (the open project's edits, in the app). */
   openBoard: (report: HunkBoardOptions['report']) => HunkBoard;
   emit: (update: AnswerUpdate) => void;
-  /** What the question was about: every turn keeps it. */
-  focus: AskFocus;
+  /** What the question was about (the lines selected, with that focus): every turn keeps it. */
+  focus: QuestionFocus;
   /** Something about the conversation changed (for the history list and the file it is kept in); `ended`: a turn just ended. */
   onDidChange: (conversation: Conversation, ended?: TurnView) => void;
   /** What a failure offers besides Retry (the deep model's name, when it is another model). */
@@ -94,7 +94,7 @@ export class Conversation implements Disposable {
     return this.options.id;
   }
 
-  get focus(): AskFocus {
+  get focus(): QuestionFocus {
     return this.options.focus;
   }
 
@@ -292,7 +292,7 @@ export class Conversation implements Disposable {
       id: this.id,
       createdAtEpochMs: this.createdAt,
       updatedAtEpochMs: this.updatedAt,
-      focus: this.focus,
+      ...this.focus,
       paths: this.paths,
       turns: this.turns.map((turn) => ({ ...turn, ...(turn.failure ? { failure: { ...turn.failure } } : {}) })),
       problems: [...this.problems],

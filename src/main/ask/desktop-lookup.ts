@@ -4,6 +4,7 @@
  * (the shell does not wait for them); the ask bar's scope waits for the lookup (bounded by
  * the readers' timeouts), so it describes the file the user was looking at.
  */
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { DesktopReaders } from '../desktop/desktop-readers';
 import { readEditorTitle } from '../desktop/editor-titles';
@@ -47,7 +48,7 @@ export class DesktopLookup {
     this.selection = { kind: 'none' };
     this.lookups += 1;
     this.pending = Promise.all([window, selection])
-      .then(([focused, read]) => {
+      .then(async ([focused, read]) => {
         this.selection = read;
         if (read.kind === 'unavailable') this.logger.info(`selection: ${read.reason}`);
         if (!focused || !project || this.project() !== project) return;
@@ -62,7 +63,9 @@ export class DesktopLookup {
           return;
         }
         const reading = readEditorTitle(focused.title, focused.ownerName);
-        const found = fileFromTitle(reading, { root: project.root, names: project.names, lastUsed: (path) => project.currentFile.lastUsed(path) }, this.readers.home ?? homedir());
+        const titleProject = { root: project.root, names: project.names, lastUsed: (path: string) => project.currentFile.lastUsed(path), realPath: realPathOrNull };
+        const found = await fileFromTitle(reading, titleProject, this.readers.home ?? homedir());
+        if (this.project() !== project) return;
         if (found.kind === 'file') project.currentFile.noteFocused(found.path, reading.editor);
         else project.currentFile.noteWindow(windowNoteFor(found, reading.editor, focused.title));
       })
@@ -94,6 +97,10 @@ export class DesktopLookup {
     if (match.kind === 'ambiguous') return { kind: 'note', message: `Your selection appears in ${match.places === 3 ? '3 or more' : match.places} places of the file; the question is about the file.` };
     return null;
   }
+}
+
+function realPathOrNull(path: string): Promise<string | null> {
+  return realpath(path).catch(() => null);
 }
 
 /** A window with no title to read: on macOS, what the system withholds without Screen Recording permission. */

@@ -100,7 +100,7 @@ async function acceptInTrial(random: Random, seed: number, parent: string, root:
     },
     openBoard: (report) => service.openBoard(report),
     emit: (update) => noteUpdate(seen, update),
-    focus: 'whole-file',
+    focus: { focus: 'whole-file' },
   });
   const problems: string[] = [];
   try {

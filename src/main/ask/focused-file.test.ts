@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEditorTitle } from '../desktop/editor-titles';
 import { fileFromTitle, windowNoteFor, type TitleProject } from './focused-file';
@@ -18,41 +21,59 @@ function project(lastUsed: Record<string, number> = {}): TitleProject {
 const resolveTitle = (title: string, owner = '', used: Record<string, number> = {}) => fileFromTitle(readEditorTitle(title, owner), project(used), '/home/ada');
 
 describe('fileFromTitle', () => {
-  it('takes the file a VS Code title names, dirty marker and all', () => {
-    expect(resolveTitle('● app.ts — flint — Visual Studio Code', 'Code')).toEqual({ kind: 'file', path: 'src/app.ts' });
+  it('takes the file a VS Code title names, dirty marker and all', async () => {
+    expect(await resolveTitle('● app.ts — flint — Visual Studio Code', 'Code')).toEqual({ kind: 'file', path: 'src/app.ts' });
   });
 
-  it('takes absolute, home-relative and relative paths inside the project', () => {
-    expect(resolveTitle('/home/ada/code/flint/src/app.ts - NVIM')).toEqual({ kind: 'file', path: 'src/app.ts' });
-    expect(resolveTitle('~/code/flint/README.md (flint) - Sublime Text')).toEqual({ kind: 'file', path: 'README.md' });
-    expect(resolveTitle('app.ts (~/code/flint/src) - VIM')).toEqual({ kind: 'file', path: 'src/app.ts' });
-    expect(resolveTitle('flint [~/code/flint] – …/util/strings.ts [flint] – IntelliJ IDEA')).toEqual({ kind: 'file', path: 'src/deep/util/strings.ts' });
+  it('takes absolute, home-relative and relative paths inside the project', async () => {
+    expect(await resolveTitle('/home/ada/code/flint/src/app.ts - NVIM')).toEqual({ kind: 'file', path: 'src/app.ts' });
+    expect(await resolveTitle('~/code/flint/README.md (flint) - Sublime Text')).toEqual({ kind: 'file', path: 'README.md' });
+    expect(await resolveTitle('app.ts (~/code/flint/src) - VIM')).toEqual({ kind: 'file', path: 'src/app.ts' });
+    expect(await resolveTitle('flint [~/code/flint] – …/util/strings.ts [flint] – IntelliJ IDEA')).toEqual({ kind: 'file', path: 'src/deep/util/strings.ts' });
   });
 
-  it('keeps unicode names', () => {
-    expect(resolveTitle('● café.ts - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'file', path: 'src/café.ts' });
+  it('keeps unicode names', async () => {
+    expect(await resolveTitle('● café.ts - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'file', path: 'src/café.ts' });
   });
 
-  it('says a path outside the project is outside, and never climbs out with ..', () => {
-    expect(resolveTitle('/etc/hosts - NVIM')).toEqual({ kind: 'outside', path: '/etc/hosts' });
-    expect(resolveTitle('../secrets/key.txt - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'outside', path: '../secrets/key.txt' });
-    expect(resolveTitle('/home/ada/code/flint-other/src/app.ts - NVIM')).toEqual({ kind: 'outside', path: '/home/ada/code/flint-other/src/app.ts' });
+  it('says a path outside the project is outside, and never climbs out with ..', async () => {
+    expect(await resolveTitle('/etc/hosts - NVIM')).toEqual({ kind: 'outside', path: '/etc/hosts' });
+    expect(await resolveTitle('../secrets/key.txt - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'outside', path: '../secrets/key.txt' });
+    expect(await resolveTitle('/home/ada/code/flint-other/src/app.ts - NVIM')).toEqual({ kind: 'outside', path: '/home/ada/code/flint-other/src/app.ts' });
   });
 
-  it('resolves a name found in three folders by the one last used, else lists them', () => {
-    expect(resolveTitle('index.ts - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'ambiguous', name: 'index.ts', candidates: ['lib/index.ts', 'src/index.ts', 'test/index.ts'] });
-    expect(resolveTitle('index.ts - flint - Visual Studio Code', 'Code', { 'lib/index.ts': 10, 'test/index.ts': 30 })).toEqual({ kind: 'file', path: 'test/index.ts' });
+  it('resolves a name found in three folders by the one last used, else lists them', async () => {
+    expect(await resolveTitle('index.ts - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'ambiguous', name: 'index.ts', candidates: ['lib/index.ts', 'src/index.ts', 'test/index.ts'] });
+    expect(await resolveTitle('index.ts - flint - Visual Studio Code', 'Code', { 'lib/index.ts': 10, 'test/index.ts': 30 })).toEqual({ kind: 'file', path: 'test/index.ts' });
   });
 
-  it('finds nothing in a title with no file, or a file the project does not have', () => {
-    expect(resolveTitle('flint - Visual Studio Code', 'Code')).toEqual({ kind: 'none' });
-    expect(resolveTitle('ada@devbox: ~/code/flint', 'gnome-terminal-server')).toEqual({ kind: 'none' });
-    expect(resolveTitle('notes.txt - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'none' });
+  it('finds nothing in a title with no file, or a file the project does not have', async () => {
+    expect(await resolveTitle('flint - Visual Studio Code', 'Code')).toEqual({ kind: 'none' });
+    expect(await resolveTitle('ada@devbox: ~/code/flint', 'gnome-terminal-server')).toEqual({ kind: 'none' });
+    expect(await resolveTitle('notes.txt - flint - Visual Studio Code', 'Code')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('fileFromTitle with a project opened through a linked folder', () => {
+  it('takes a full path through the link as inside the project (the root is a real path)', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'flint-title-link-'));
+    try {
+      await mkdir(join(base, 'disk/flint/src'), { recursive: true });
+      await writeFile(join(base, 'disk/flint/src/app.ts'), 'x\n');
+      await symlink(join(base, 'disk'), join(base, 'code'));
+      const root = await realpath(join(base, 'code/flint'));
+      // Sublime's default title: the path as the user opened it, through the link.
+      const reading = readEditorTitle(`${join(base, 'code/flint/src/app.ts')} (flint) - Sublime Text`);
+      const linked = { ...project(), root, realPath: (path: string) => realpath(path).catch(() => null) };
+      expect(await fileFromTitle(reading, linked, '/home/ada')).toEqual({ kind: 'file', path: 'src/app.ts' });
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
 
 describe('windowNoteFor', () => {
-  it('names the editor, or the window by its title, and offers the candidates', () => {
+  it('names the editor, or the window by its title, and offers the candidates', async () => {
     expect(windowNoteFor({ kind: 'ambiguous', name: 'index.ts', candidates: ['lib/index.ts', 'src/index.ts'] }, 'VS Code', 'x')).toEqual({
       message: 'The focused VS Code window shows index.ts, and 2 files of the project have that name: pick one.',
       candidates: ['lib/index.ts', 'src/index.ts'],

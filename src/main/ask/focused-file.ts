@@ -15,6 +15,11 @@ export interface TitleProject {
   names: ProjectFileNames;
   /** When the user last saved, selected or focused `path`, or undefined. */
   lastUsed(path: string): number | undefined;
+  /**
+   * The real path of an absolute path (links resolved), or null: the root is a real path, and
+   * a title shows the path as the editor opened it (often through a linked folder).
+   */
+  realPath?: (path: string) => Promise<string | null>;
 }
 
 export type TitleFile =
@@ -26,10 +31,10 @@ export type TitleFile =
 /** At most this many candidates are offered. */
 const LISTED = 8;
 
-export function fileFromTitle(reading: TitleReading, project: TitleProject, home: string): TitleFile {
+export async function fileFromTitle(reading: TitleReading, project: TitleProject, home: string): Promise<TitleFile> {
   let fallback: TitleFile = { kind: 'none' };
   for (const named of reading.paths) {
-    const found = fileFor(named, project, home);
+    const found = await fileFor(named, project, home);
     if (found.kind === 'file') return found;
     // Keep the most telling miss: candidates beat "outside", which beats nothing.
     if (found.kind === 'ambiguous' || (found.kind === 'outside' && fallback.kind === 'none')) fallback = found;
@@ -50,15 +55,15 @@ export function windowNoteFor(result: Exclude<TitleFile, { kind: 'file' }>, edit
   }
 }
 
-function fileFor(named: string, project: TitleProject, home: string): TitleFile {
+async function fileFor(named: string, project: TitleProject, home: string): Promise<TitleFile> {
   const { names } = project;
   const path = named.replace(/\\/g, '/');
   if (/^(?:~\/|\/|[A-Za-z]:\/)/.test(path)) {
     const absolute = resolve(path.startsWith('~/') ? `${home}/${path.slice(2)}` : path);
-    const inside = relative(project.root, absolute);
-    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return { kind: 'outside', path: named };
-    const relativePath = inside.split(sep).join('/');
-    return names.hasFile(relativePath) ? { kind: 'file', path: relativePath } : { kind: 'none' };
+    // As written first; then with links resolved (a project opened through a linked folder).
+    const inside = insideRoot(project.root, absolute) ?? insideRoot(project.root, (await project.realPath?.(absolute)) ?? null);
+    if (inside === null) return { kind: 'outside', path: named };
+    return names.hasFile(inside) ? { kind: 'file', path: inside } : { kind: 'none' };
   }
   const clean = path.replace(/^\.\//, '');
   if (clean.split('/').includes('..')) return { kind: 'outside', path: named };
@@ -70,6 +75,14 @@ function fileFor(named: string, project: TitleProject, home: string): TitleFile 
   if (candidates.length === 0) return { kind: 'none' };
   if (candidates.length === 1) return { kind: 'file', path: candidates[0]! };
   return mostRecent(candidates, project) ?? { kind: 'ambiguous', name: clean, candidates: [...candidates].sort().slice(0, LISTED) };
+}
+
+/** `absolute` relative to `root` ('/'-separated), or null when it is not strictly inside. */
+function insideRoot(root: string, absolute: string | null): string | null {
+  if (absolute === null) return null;
+  const inside = relative(root, absolute);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return null;
+  return inside.split(sep).join('/');
 }
 
 function mostRecent(candidates: readonly string[], project: TitleProject): TitleFile | null {

@@ -47,7 +47,7 @@ export class TurnSender {
       // Files named in any turn so far stay in the conversation, as they are now (a gone one is left out).
       const named = prepared?.named ?? (await namedPromptFiles(project, [...conversation.turnsBefore(turn.index).map((before) => before.text), turn.text], texts));
       const files = [...texts, ...named];
-      const built = prepared && note.length === 0 ? prepared.prompt : await this.options.buildPrompt({ files, question: questionWithNote(turn.text, note), focus: conversation.focus, depth: turn.depth });
+      const built = prepared && note.length === 0 ? prepared.prompt : await this.options.buildPrompt({ files, question: questionWithNote(turn.text, note), ...conversation.focus, depth: turn.depth });
       if (!this.options.isOpen(project)) throw closedMeanwhile();
       const history = historyMessages(conversation.turnsBefore(turn.index));
       // The named files' hunks anchor on what the model was shown too; only the files asked about become the conversation's.

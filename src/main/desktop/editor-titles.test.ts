@@ -16,6 +16,11 @@ const TITLES: ReadonlyArray<readonly [string, string, string | null, string[], b
   ['app.ts - flint - VSCodium', 'VSCodium', 'VS Code', ['app.ts'], false],
   ['● index.tsx - web - Cursor', 'Cursor', 'Cursor', ['index.tsx'], true],
   ['main.py — api — Windsurf', 'Windsurf', 'Windsurf', ['main.py'], false],
+  // A name with " - " in it: everything before the folder is the file (its first part too, in case).
+  ['notes - draft.md - flint - Visual Studio Code', 'Code', 'VS Code', ['notes - draft.md', 'notes'], false],
+  // What VS Code adds on some set-ups.
+  ['app.ts - flint - Visual Studio Code [Administrator]', 'Code.exe', 'VS Code', ['app.ts'], false],
+  ['app.ts - flint - Visual Studio Code [Unsupported]', '', 'VS Code', ['app.ts'], false],
   // Unicode names survive.
   ['● café-ñandú.ts — proyecto — Visual Studio Code', 'Code', 'VS Code', ['café-ñandú.ts'], true],
   // JetBrains: 2023+ and the classic long form.
@@ -59,5 +64,13 @@ describe('readEditorTitle', () => {
 
   it('ignores bidirectional control characters a hostile title could use to disguise a path', () => {
     expect(readEditorTitle('\u202eapp.ts - flint - Visual Studio Code', 'Code').paths).toEqual(['app.ts']);
+  });
+  it('reads a hostile page title (thousands of slashes or spaces) at once: main never waits on a title', () => {
+    const started = performance.now();
+    readEditorTitle(`${'/'.repeat(4000)} - Chromium`, 'chromium');
+    readEditorTitle(`a${' '.repeat(20_000)}b - Visual Studio Code`, 'code');
+    readEditorTitle(`${'~/a'.repeat(2000)}.ts`, '');
+    // Far above the microseconds it takes, far below the seconds a backtracking regex took.
+    expect(performance.now() - started).toBeLessThan(250);
   });
 });

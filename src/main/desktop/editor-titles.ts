@@ -26,6 +26,11 @@ export interface TitleReading {
 
 /** Separators editors put between a title's parts: em dash, en dash, hyphen, bar (spaced). */
 const SEPARATOR = /\s+[\u2014\u2013|-]\s+/;
+/**
+ * Editors' titles are short; a longer one is a hostile page's `document.title` (the regexes
+ * below are linear or quadratic only in this bound, so a title never holds main up).
+ */
+const MAX_TITLE_LENGTH = 1000;
 const DIRTY_MARKS = /^[\u25cf\u2022*]\s*|\s*[\u25cf\u2022]\s*$/;
 /** Decorations an editor adds after the file's name (a diff editor's side, a preview, read-only). */
 const DECORATION = /\s+(?:\((?:Working Tree|Index|deleted|read-only|Read-only|Preview|Git)\b[^)]*\)|\[(?:Preview|Read Only|read-only)\])$/;
@@ -42,7 +47,8 @@ interface EditorFormat {
 const JETBRAINS = /\s[\u2013-]\s(IntelliJ IDEA|WebStorm|PyCharm|GoLand|CLion|PhpStorm|RubyMine|Rider|RustRover|DataGrip|Android Studio|Aqua|Fleet)(?: [\w .]*)?$/;
 
 const FORMATS: readonly EditorFormat[] = [
-  { editor: 'VS Code', classes: ['code', 'code - oss', 'code-oss', 'vscodium'], suffix: /\s[\u2014-]\s(?:Visual Studio Code(?: - Insiders)?|VSCodium|Code - OSS)$/, read: readVsCodeLike },
+  // `[Administrator]`, `[Unsupported]`: what VS Code adds on some Windows and Linux set-ups.
+  { editor: 'VS Code', classes: ['code', 'code - oss', 'code-oss', 'vscodium', 'code.exe', 'visual studio code'], suffix: /\s[\u2014-]\s(?:Visual Studio Code(?: - Insiders)?|VSCodium|Code - OSS)(?: \[[A-Za-z ]{1,20}\])?$/, read: readVsCodeLike },
   { editor: 'Cursor', classes: ['cursor'], suffix: /\s[\u2014-]\sCursor$/, read: readVsCodeLike },
   { editor: 'Windsurf', classes: ['windsurf'], suffix: /\s[\u2014-]\sWindsurf$/, read: readVsCodeLike },
   { editor: 'Sublime Text', classes: ['sublime_text', 'sublime-text'], suffix: /\s-\sSublime Text(?: \(UNREGISTERED\))?$/, read: readSublime },
@@ -54,7 +60,7 @@ const FORMATS: readonly EditorFormat[] = [
 
 /** Reads `title` (the focused window's), helped by its window class (`ownerName`) when the title alone is unclear. */
 export function readEditorTitle(title: string, ownerName = ''): TitleReading {
-  const text = title.replace(/[\u200e\u200f\u202a-\u202e]/g, '').trim();
+  const text = title.slice(0, MAX_TITLE_LENGTH).replace(/[\u200e\u200f\u202a-\u202e]/g, '').trim();
   const owner = ownerName.toLowerCase();
   if (text === '') return { editor: null, paths: [], isDirty: false };
   for (const format of FORMATS) {
@@ -71,14 +77,19 @@ export function readEditorTitle(title: string, ownerName = ''): TitleReading {
   return { editor: null, ...readUnknown(text) };
 }
 
-/** `[● ]file - folder[ [SSH: host]]`: the file is the first part (or a path, if `window.title` was set so). */
+/**
+ * `[● ]file - folder[ [SSH: host]]`: the file is everything before the last separator (a
+ * name may itself hold " - "), else its first part; or a path, if `window.title` was set so.
+ */
 function readVsCodeLike(bare: string): Omit<TitleReading, 'editor'> {
   const isDirty = /^[\u25cf\u2022]/.test(bare);
-  const parts = bare.replace(DIRTY_MARKS, '').split(SEPARATOR);
+  // Split keeping the separators (odd indexes), so the file's own " - " can be put back.
+  const pieces = bare.replace(DIRTY_MARKS, '').split(/(\s+[\u2014\u2013|-]\s+)/);
   // "folder - Visual Studio Code" alone (no editor open) names no file.
-  if (parts.length < 2) return { paths: [], isDirty };
-  const file = cleanName(parts[0]!);
-  return { paths: ranked([file, ...parts.slice(1).filter(looksLikePath)]), isDirty };
+  if (pieces.length < 3) return { paths: [], isDirty };
+  const parts = pieces.filter((_, index) => index % 2 === 0);
+  const whole = cleanName(pieces.slice(0, -2).join(''));
+  return { paths: ranked([whole, cleanName(parts[0]!), ...parts.slice(1).filter(looksLikePath)]), isDirty };
 }
 
 /** `path[ •][ (project)]`: the path as Sublime shows it (full by default). */
@@ -127,7 +138,8 @@ function readJetBrains(bare: string): Omit<TitleReading, 'editor'> {
 function readUnknown(text: string): Omit<TitleReading, 'editor'> {
   const isDirty = /^[\u25cf\u2022*]/.test(text);
   const parts = text.replace(DIRTY_MARKS, '').split(SEPARATOR).map(cleanName);
-  const absolute = text.match(/(?:~|\/)[^\s:()'"]*\/[^\s:()'"]+\.[\w]+/g) ?? [];
+  // Word by word (linear): a path is a word that starts at / or ~/ and ends in a file name with an extension.
+  const absolute = text.split(/[\s:()'"]+/).filter((word) => /^(?:~\/|\/)/.test(word) && /\/[^/]+\.\w+$/.test(word));
   return { paths: ranked([...absolute, ...parts.filter((part) => looksLikePath(part) || looksLikeFileName(part))]), isDirty };
 }
 
