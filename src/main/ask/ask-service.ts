@@ -118,7 +118,7 @@ export class AskService {
     scope.lineCount = lines.length;
     const change = await project.history.recentChange(path, lines);
     scope.recentChange = change?.lines ?? null;
-    const selection = this.options.desktop.selectionIn(lines);
+    const selection = this.options.desktop.selectionIn(path, lines);
     if (selection?.kind === 'lines') scope.selection = { startLine: selection.startLine, endLine: selection.endLine };
     else if (selection?.kind === 'note') scope.selectionNote = selection.message;
     const missingKey = await this.options.inference.missingKeyMessage();

@@ -22,6 +22,8 @@ export type SelectionScope =
 export class DesktopLookup {
   private pending: Promise<void> = Promise.resolve();
   private selection: SelectionRead = { kind: 'none' };
+  /** The focused editor's file at the last lookup: the only file the selection can be of. */
+  private selectionFile: string | null = null;
   private lookups = 0;
 
   constructor(
@@ -46,6 +48,7 @@ export class DesktopLookup {
     const window = this.readers.focusedWindow?.() ?? null;
     const selection = this.readSelection();
     this.selection = { kind: 'none' };
+    this.selectionFile = null;
     this.lookups += 1;
     this.pending = Promise.all([window, selection])
       .then(async ([focused, read]) => {
@@ -66,7 +69,10 @@ export class DesktopLookup {
         const titleProject = { root: project.root, names: project.names, lastUsed: (path: string) => project.currentFile.lastUsed(path), realPath: realPathOrNull };
         const found = await fileFromTitle(reading, titleProject, this.readers.home ?? homedir());
         if (this.project() !== project) return;
-        if (found.kind === 'file') project.currentFile.noteFocused(found.path, reading.editor);
+        if (found.kind === 'file') {
+          this.selectionFile = found.path;
+          project.currentFile.noteFocused(found.path, reading.editor);
+        }
         else project.currentFile.noteWindow(windowNoteFor(found, reading.editor, focused.title));
       })
       .catch((error: unknown) => this.logger.warn('could not read the focused window', error));
@@ -85,9 +91,14 @@ export class DesktopLookup {
     return this.pending;
   }
 
-  /** The selection read at the last shortcut, located in `lines` (the current file's), or null when it is not there. */
-  selectionIn(lines: readonly string[]): SelectionScope | null {
+  /**
+   * The selection read at the last shortcut, located in `lines` of `path`; null unless `path`
+   * is the file the focused editor showed (a selection in a browser, or in the file Alt+S
+   * switched away from, is not about this one) and the selection is there.
+   */
+  selectionIn(path: string, lines: readonly string[]): SelectionScope | null {
     const read = this.selection;
+    if (path !== this.selectionFile) return null;
     if (read.kind === 'too-large') {
       return { kind: 'note', message: `Your selection (${(read.bytes / 1024 / 1024).toFixed(1)} MB or more) is too large to focus on; the question is about the file.` };
     }

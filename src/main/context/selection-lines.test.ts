@@ -48,4 +48,11 @@ describe('findSelection', () => {
     const lines = Array.from({ length: 100_000 }, (_, index) => `const value${index} = ${index};`);
     expect(findSelection('x'.repeat(10 * 1024 * 1024), lines)).toEqual({ kind: 'not-found' });
   });
+  it('stays fast on a long run of spaces inside a selected line or a line of the file (no backtracking trim)', () => {
+    const started = performance.now();
+    findSelection(`a${' '.repeat(40_000)}b\nconst b = 2;`, ['const a = 1;', 'const b = 2;']);
+    findSelection('const b = 2;\nconst c = 3;', ['const a = 1;', `x${' '.repeat(40_000)}y`, 'const b = 2;', 'const c = 3;']);
+    // Milliseconds; a backtracking /\s+$/ took seconds here.
+    expect(performance.now() - started).toBeLessThan(250);
+  });
 });

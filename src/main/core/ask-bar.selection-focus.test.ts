@@ -1,5 +1,7 @@
 /**
- * Review: the selection the shortcut found, through a real core (fake desktop readers, no X).
+ * The selection the shortcut found, kept to its file and kept by the conversation: through
+ * a real core and the simulator (the desktop readers given as a shell gives them; the real
+ * ones are tested on an X desktop in ask-bar.desktop.test.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,7 @@ import type { FlintCore } from './flint-core';
 const APP = ["import { z } from 'zod';", ...Array.from({ length: 30 }, (_, index) => `export const value${index + 1} = ${index + 1};`)];
 const OTHER = ['export const other = 1;', "import { z } from 'zod';", 'export const schema = z.string();'];
 
-describe('review: the selection focus', () => {
+describe('the selection as the question’s focus', () => {
   let project: TempProject;
   let config: string;
   let sim: Simulator;
@@ -26,7 +28,7 @@ describe('review: the selection focus', () => {
 
   beforeEach(async () => {
     project = await createTempProject({ 'src/app.ts': `${APP.join('\n')}\n`, 'src/other.ts': `${OTHER.join('\n')}\n` });
-    config = await mkdtemp(`${tmpdir()}/zz-review-sel-`);
+    config = await mkdtemp(`${tmpdir()}/flint-selection-focus-`);
     // Only "spark" is served: the configured model is refused first (the ModelOffer path).
     sim = await startSimulator({ ttftMs: 1, tokensPerSecond: 5000, models: ['spark'], script: SimScriptSchema.parse({ defaultAnswer: 'Noted.\n' }) });
     const window: FocusedWindow = { kind: 'window', title: 'app.ts - project - Visual Studio Code', ownerName: 'Code', processId: 4242 };
