@@ -108,18 +108,34 @@ export class InferenceService implements Disposable {
 
   /** Adds a provider (`providerId` null) or replaces one's settings; the active one reconnects. */
   async saveProvider(providerId: string | null, draft: ProviderDraft): Promise<ProvidersState> {
+    const before = providerId === null ? null : this.directory.find(providerId);
     const saved = await this.directory.save(providerId, draft);
+    await this.forgetKeyIfMoved(saved.id, before);
     await this.afterChange(saved.id);
     return this.listProviders();
   }
 
-  /** Removes a custom provider, or a preset's edit. */
+  /** Removes a custom provider (and its key), or a preset's edit. */
   async removeProvider(providerId: string): Promise<ProvidersState> {
     const wasActive = providerId === this.activeProviderId;
+    const before = this.directory.find(providerId);
     await this.directory.remove(providerId);
+    await this.forgetKeyIfMoved(providerId, before);
     this.modelLists.forget(providerId);
     if (wasActive || providerId === this.activeProviderId) await this.restart();
     return this.listProviders();
+  }
+
+  /**
+   * A key in the keychain belongs to the provider's address: when the provider is removed or
+   * its base URL moves to another origin, the key goes (a later provider of the same name, or
+   * the new address, must not receive it; the user enters it again for the new one).
+   */
+  private async forgetKeyIfMoved(providerId: string, before: ProviderConfig | undefined | null): Promise<void> {
+    if (!before) return;
+    const after = this.directory.find(providerId);
+    if (after && originOf(after.baseUrl) === originOf(before.baseUrl)) return;
+    await this.options.credentials.delete(providerId).catch((error: unknown) => this.options.logger.warn('could not remove a moved provider’s key', error));
   }
 
   /** Switches a provider's fast or deep model (the picker in Settings, a failure's offer). */
@@ -364,4 +380,12 @@ function toLocalTime(epochMs: number | undefined): number {
   if (epochMs === undefined || !Number.isFinite(epochMs)) return now;
   const local = epochMs - performance.timeOrigin;
   return local <= now && now - local < 10_000 ? local : now;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }

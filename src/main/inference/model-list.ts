@@ -92,6 +92,9 @@ async function readCapped(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** One collator for every comparison: `localeCompare` with options builds one per call (seconds for a long list). */
+const ID_ORDER = new Intl.Collator('en', { numeric: true });
+
 /** `{data: [{id}]}` (OpenAI and every compatible server), or `{models: [{name}]}` (Ollama's native shape). */
 export function readIds(body: unknown): string[] | null {
   const entries = Array.isArray(body) ? body : isRecord(body) ? (Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : null) : null;
@@ -101,7 +104,7 @@ export function readIds(body: unknown): string[] | null {
     const id = typeof entry === 'string' ? entry : isRecord(entry) ? (entry.id ?? entry.name) : undefined;
     if (typeof id === 'string' && id.trim() && id.length <= MAX_ID_LENGTH) ids.add(id.trim());
   }
-  return [...ids].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return [...ids].sort(ID_ORDER.compare);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -35,9 +35,11 @@ export const ProviderConfigSchema = z
       .refine(isHttpUrl, 'The base URL must be an http:// or https:// address, like https://api.example.com/v1.'),
     model: z.string().trim().min(1, 'Name the fast model.').max(200, 'The fast model’s name is longer than 200 characters.'),
     deepModel: z.string().trim().min(1, 'Name the deep model, or leave it out.').max(200, 'The deep model’s name is longer than 200 characters.').optional(),
+    // Only *_API_KEY names: a provider can never be pointed at another secret of the
+    // environment (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY) and send it to its address.
     keyVariable: z
       .string()
-      .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'The key variable must be an environment variable name in capitals, like MY_PROVIDER_API_KEY.')
+      .regex(/^[A-Z][A-Z0-9_]{0,119}_API_KEY$/, 'The key variable must be a name in capitals ending in _API_KEY, like MY_PROVIDER_API_KEY (so no other secret of your environment can be sent to a provider).')
       .optional(),
     keyOptional: z.boolean().optional(),
     contextWindow: z

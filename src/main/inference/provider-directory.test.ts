@@ -10,7 +10,7 @@ import { FlintFailure } from '../../shared/result';
 import { SettingsStore } from '../settings/settings-store';
 import { ProviderDirectory } from './provider-directory';
 
-const DRAFT: ProviderDraft = { kind: 'openai-chat', label: 'My vLLM', baseUrl: 'http://10.0.0.5:8000/v1/', model: 'qwen3-coder-30b', keyVariable: 'VLLM_KEY', contextWindow: 262_144 };
+const DRAFT: ProviderDraft = { kind: 'openai-chat', label: 'My vLLM', baseUrl: 'http://10.0.0.5:8000/v1/', model: 'qwen3-coder-30b', keyVariable: 'VLLM_API_KEY', contextWindow: 262_144 };
 
 describe('ProviderDirectory', () => {
   let folder: TempProject;
@@ -40,7 +40,7 @@ describe('ProviderDirectory', () => {
   it('adds a custom provider with an id from its name, trimmed, and keeps it in settings.json', async () => {
     const providers = await directory();
     const added = await providers.save(null, { ...DRAFT, deepModel: '  ' });
-    expect(added).toEqual({ id: 'my-vllm', kind: 'openai-chat', label: 'My vLLM', baseUrl: 'http://10.0.0.5:8000/v1', model: 'qwen3-coder-30b', keyVariable: 'VLLM_KEY', contextWindow: 262_144 });
+    expect(added).toEqual({ id: 'my-vllm', kind: 'openai-chat', label: 'My vLLM', baseUrl: 'http://10.0.0.5:8000/v1', model: 'qwen3-coder-30b', keyVariable: 'VLLM_API_KEY', contextWindow: 262_144 });
     expect(providers.origin('my-vllm')).toBe('custom');
     expect(await saved()).toEqual([added]);
     // A second one with the same name gets its own id.
@@ -64,7 +64,7 @@ describe('ProviderDirectory', () => {
     expect(await refusal(providers.save(null, { ...DRAFT, baseUrl: 'not a url' }))).toContain('The base URL must be');
     expect(await refusal(providers.save(null, { ...DRAFT, label: '  ' }))).toBe('Give the provider a name.');
     expect(await refusal(providers.save(null, { ...DRAFT, model: '' }))).toBe('Name the fast model.');
-    expect(await refusal(providers.save(null, { ...DRAFT, keyVariable: 'my key' }))).toBe('The key variable must be an environment variable name in capitals, like MY_PROVIDER_API_KEY.');
+    expect(await refusal(providers.save(null, { ...DRAFT, keyVariable: 'my key' }))).toBe('The key variable must be a name in capitals ending in _API_KEY, like MY_PROVIDER_API_KEY (so no other secret of your environment can be sent to a provider).');
     expect(await refusal(providers.save(null, { ...DRAFT, contextWindow: 1000 }))).toBe('The context window must be at least 2,048 tokens.');
     expect(await refusal(providers.save(null, { ...DRAFT, contextWindow: 5000.5 }))).toBe('The context window must be a whole number of tokens.');
     expect(await saved().catch(() => [])).toEqual([]);

@@ -7,7 +7,11 @@ import { SettingsStore } from '../settings/settings-store';
 import { InferenceService } from './inference-service';
 import { readIds } from './model-list';
 
-describe('review: providers and model lists', () => {
+/**
+ * A provider's key goes only to the address it was given for: a removed provider's key is
+ * forgotten, a moved one's too, and no provider can name another secret of the environment.
+ */
+describe('provider keys and model lists', () => {
   let config: TempProject | undefined;
   let service: InferenceService | undefined;
   /** Every GET /models: the address and the Authorization header it carried. */
@@ -42,17 +46,33 @@ describe('review: providers and model lists', () => {
     expect(seen.at(-1)).toEqual({ url: 'https://someone-else.example/v1/models', auth: null });
   });
 
-  it('does not let a provider entry (from the renderer over IPC) pick any environment variable as its key', async () => {
+  it('refuses a key variable that is not an *_API_KEY name, so no other secret of the environment can be sent', async () => {
     const inference = await setUp({ GITHUB_TOKEN: 'ghp_not_an_llm_key', AWS_SECRET_ACCESS_KEY: 'aws-secret' });
-    await inference.saveProvider(null, { kind: 'openai-chat', label: 'x', baseUrl: 'https://attacker.example/v1', model: 'm', keyVariable: 'GITHUB_TOKEN' });
-    await inference.listModels('x');
-    expect(seen.at(-1)?.auth ?? '').not.toContain('ghp_not_an_llm_key');
+    for (const keyVariable of ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY']) {
+      await expect(inference.saveProvider(null, { kind: 'openai-chat', label: 'x', baseUrl: 'https://attacker.example/v1', model: 'm', keyVariable })).rejects.toThrow(/ending in _API_KEY/);
+    }
+    expect(seen).toEqual([]);
   });
 
-  it('sorts a 20,000-model list quickly (localeCompare with options builds a collator per comparison)', () => {
-    const body = { data: Array.from({ length: 20_000 }, (_, index) => ({ id: `vendor/model-${(index * 7919) % 20_000}-instruct` })) };
+  it('forgets the key when a provider’s address moves to another origin (the new address must not receive it)', async () => {
+    const inference = await setUp({});
+    await inference.saveProvider(null, { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-a.example/v1', model: 'm' });
+    await inference.setKey('proxy', 'sk-for-proxy-a');
+    // Another path on the same origin keeps it.
+    await inference.saveProvider('proxy', { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-a.example/v2', model: 'm' });
+    await inference.listModels('proxy');
+    expect(seen.at(-1)).toEqual({ url: 'https://proxy-a.example/v2/models', auth: 'Bearer sk-for-proxy-a' });
+    await inference.saveProvider('proxy', { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-b.example/v1', model: 'm' });
+    await inference.listModels('proxy', { refresh: true });
+    expect(seen.at(-1)).toEqual({ url: 'https://proxy-b.example/v1/models', auth: null });
+  });
+
+  it('sorts a 50,000-model list without holding main up (one collator, not one per comparison)', () => {
+    const body = { data: Array.from({ length: 50_000 }, (_, index) => ({ id: `vendor/model-${(index * 7919) % 50_000}-instruct` })) };
     const started = performance.now();
-    readIds(body);
-    expect(performance.now() - started).toBeLessThan(500);
+    const ids = readIds(body)!;
+    expect(ids.slice(0, 3)).toEqual(['vendor/model-0-instruct', 'vendor/model-1-instruct', 'vendor/model-2-instruct']);
+    // A freeze guard, not a speed figure: tens of ms; a collator per comparison took seconds.
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
