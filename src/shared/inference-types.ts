@@ -61,20 +61,11 @@ export interface ProviderView extends ProviderConfig {
   origin: ProviderOrigin;
 }
 
-/** A provider as the user adds or edits it in Settings (main validates and reports in words). */
-export interface ProviderDraft {
-  kind: ProviderKind;
-  label: string;
-  baseUrl: string;
-  model: string;
-  /** Empty or absent: no deep model. */
-  deepModel?: string;
-  /** Empty or absent: the key is only in the keychain. */
-  keyVariable?: string;
-  /** No key needed (a local server). */
-  keyOptional?: boolean;
-  contextWindow?: number;
-}
+/**
+ * A provider as the user adds or edits it in Settings (main validates and reports in words;
+ * the id is main's). An empty deep model or key variable means none.
+ */
+export type ProviderDraft = Omit<ProviderConfig, 'id'>;
 
 /** The models a provider serves to this key, for the fast and deep pickers. */
 export interface ModelListView {

@@ -7,12 +7,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerUpdate, AskScope } from '../../shared/ask-types';
 import type { EventEnvelope } from '../../shared/contract';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
 import { createTestCore } from '../../../test/helpers/test-core';
-import { startXDesktop, type XDesktop } from '../../../test/helpers/x-desktop';
+import { useXDesktop } from '../../../test/helpers/x-desktop-hooks';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../test/sim/simulator';
 import { systemDesktopReaders } from '../desktop/desktop-readers';
@@ -21,7 +21,7 @@ import type { FlintCore } from './flint-core';
 const APP = Array.from({ length: 30 }, (_, index) => `export const value${index + 1} = ${index + 1};`);
 
 describe('the shortcut on a real X desktop', () => {
-  let desktop: XDesktop;
+  const xDesktop = useXDesktop();
   let project: TempProject;
   let config: string;
   let sim: Simulator;
@@ -29,7 +29,6 @@ describe('the shortcut on a real X desktop', () => {
   let events: EventEnvelope[];
   /** Which windows are Flint's own: none, unless a test says the editor's process is Flint's. */
   let isOwnProcess: (processId: number) => boolean;
-  const previousDisplay = process.env.DISPLAY;
   const scope = (focus: 'recent-change' | 'selection' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
   /** The shortcut: Flint reads the desktop, and the bar (here, its scope) follows. */
   const pressShortcut = async (): Promise<AskScope> => {
@@ -37,18 +36,6 @@ describe('the shortcut on a real X desktop', () => {
     return scope();
   };
   const title = (file: string) => `● ${file} — ${basename(project.root)} — Visual Studio Code`;
-
-  beforeAll(async () => {
-    desktop = await startXDesktop();
-    // get-windows and xclip run with the process environment, as they do in the app.
-    process.env.DISPLAY = desktop.display;
-  });
-
-  afterAll(async () => {
-    if (previousDisplay === undefined) delete process.env.DISPLAY;
-    else process.env.DISPLAY = previousDisplay;
-    await desktop?.close();
-  });
 
   beforeEach(async () => {
     project = await createTempProject({
@@ -76,7 +63,7 @@ describe('the shortcut on a real X desktop', () => {
     // The user's last save was of another file (a formatter, a git checkout).
     await writeFile(project.path('src/other.ts'), 'export const other = 2;\n');
     await waitFor(() => core.workspace.requireProject().currentFile.value.path === 'src/other.ts', 'the save of src/other.ts');
-    await desktop.select(null);
+    await xDesktop().select(null);
   });
 
   afterEach(async () => {
@@ -87,7 +74,7 @@ describe('the shortcut on a real X desktop', () => {
   });
 
   it('asks about the file in the focused VS Code window, not the one saved last, and switches to that one with one call', async () => {
-    await desktop.showEditor(title('app.ts'));
+    await xDesktop().showEditor(title('app.ts'));
     const result = await pressShortcut();
     expect(result).toMatchObject({ path: 'src/app.ts', source: 'focused', editor: 'VS Code', other: { path: 'src/other.ts', source: 'saved' }, windowNote: null, blocker: null });
     await core.handlers.switchCurrentFile({});
@@ -95,7 +82,7 @@ describe('the shortcut on a real X desktop', () => {
   });
 
   it('refuses to guess a name found in three folders, lists them, and takes the one last saved once there is one', async () => {
-    await desktop.showEditor(title('index.ts'));
+    await xDesktop().showEditor(title('index.ts'));
     const refused = await pressShortcut();
     expect(refused).toMatchObject({ path: 'src/other.ts', source: 'saved' });
     expect(refused.windowNote).toEqual({ message: 'The focused VS Code window shows index.ts, and 3 files of the project have that name: pick one.', candidates: ['lib/index.ts', 'src/index.ts', 'test/index.ts'] });
@@ -105,21 +92,21 @@ describe('the shortcut on a real X desktop', () => {
   });
 
   it('says when the focused window names no project file, or one outside it, and keeps the last saved file', async () => {
-    await desktop.showEditor('Pull requests · flint');
+    await xDesktop().showEditor('Pull requests · flint');
     expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', windowNote: { message: 'The focused window (“Pull requests · flint”) names no file of the project.', candidates: [] } });
-    await desktop.showEditor('/etc/hosts - NVIM');
+    await xDesktop().showEditor('/etc/hosts - NVIM');
     expect((await pressShortcut()).windowNote?.message).toBe('The focused Neovim window shows /etc/hosts, which is outside the project.');
   });
 
   it('keeps the current file when the focused window is Flint’s own (the shortcut pressed inside Flint)', async () => {
-    await desktop.showEditor(title('app.ts'));
+    await xDesktop().showEditor(title('app.ts'));
     isOwnProcess = () => true;
     expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', windowNote: null, other: null });
   });
 
   it('makes the lines the user selected the focus of the question, and sends them as such', async () => {
-    await desktop.showEditor(title('app.ts'));
-    await desktop.select(`${APP[11]}\n${APP[12]}\n${APP[13]}`);
+    await xDesktop().showEditor(title('app.ts'));
+    await xDesktop().select(`${APP[11]}\n${APP[12]}\n${APP[13]}`);
     const result = await pressShortcut();
     expect(result).toMatchObject({ path: 'src/app.ts', selection: { startLine: 12, endLine: 14 }, selectionNote: null });
     await core.handlers.askModel({ prompt: 'what are these?', focus: 'selection', selection: result.selection!, paths: ['src/app.ts'], depth: 'fast' });
@@ -128,10 +115,10 @@ describe('the shortcut on a real X desktop', () => {
   });
 
   it('ignores a selection that is not in the file, and says a 10 MB one is too large', async () => {
-    await desktop.showEditor(title('app.ts'));
-    await desktop.select('some text from a web page');
+    await xDesktop().showEditor(title('app.ts'));
+    await xDesktop().select('some text from a web page');
     expect(await pressShortcut()).toMatchObject({ path: 'src/app.ts', selection: null, selectionNote: null });
-    await desktop.select('x'.repeat(10 * 1024 * 1024));
+    await xDesktop().select('x'.repeat(10 * 1024 * 1024));
     expect((await pressShortcut()).selectionNote).toMatch(/^Your selection \(1\.0 MB or more\) is too large to focus on/);
   });
 });

@@ -4,35 +4,23 @@
  * by xclip. get-windows and xclip run with the process environment, so DISPLAY is set
  * for this file.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startXDesktop, type XDesktop } from '../../../test/helpers/x-desktop';
+import { describe, expect, it } from 'vitest';
+import { useXDesktop } from '../../../test/helpers/x-desktop-hooks';
 import { createFocusedWindowReader } from './focused-window';
 import { createXclipSelectionReader, MAX_SELECTION_BYTES } from './primary-selection';
 
 describe('the focused window and the selection on a real X desktop', () => {
-  let desktop: XDesktop;
-  const previousDisplay = process.env.DISPLAY;
-
-  beforeAll(async () => {
-    desktop = await startXDesktop();
-    process.env.DISPLAY = desktop.display;
-  });
-
-  afterAll(async () => {
-    if (previousDisplay === undefined) delete process.env.DISPLAY;
-    else process.env.DISPLAY = previousDisplay;
-    await desktop?.close();
-  });
+  const xDesktop = useXDesktop();
 
   it('reads the title of the focused editor window, dirty marker, em dashes and unicode included', async () => {
     const title = '● café.ts — proyecto — Visual Studio Code';
-    await desktop.showEditor(title);
-    const read = createFocusedWindowReader({ env: desktop.env });
+    await xDesktop().showEditor(title);
+    const read = createFocusedWindowReader({ env: xDesktop().env });
     const window = await read();
     expect(window).toMatchObject({ kind: 'window', title, ownerName: 'Chromium' });
     expect(window.kind === 'window' && window.processId > 0).toBe(true);
     // The user switches files: the next read sees the new title.
-    await desktop.showEditor('server.py - api - Visual Studio Code');
+    await xDesktop().showEditor('server.py - api - Visual Studio Code');
     expect(await read()).toMatchObject({ kind: 'window', title: 'server.py - api - Visual Studio Code' });
   });
 
@@ -41,7 +29,7 @@ describe('the focused window and the selection on a real X desktop', () => {
       kind: 'unavailable',
       reason: 'No X display (DISPLAY is not set): Flint cannot see which window has focus.',
     });
-    expect(await createFocusedWindowReader({ platform: 'linux', env: { DISPLAY: desktop.display, PATH: '/nonexistent' } })()).toEqual({
+    expect(await createFocusedWindowReader({ platform: 'linux', env: { DISPLAY: xDesktop().display, PATH: '/nonexistent' } })()).toEqual({
       kind: 'unavailable',
       reason: 'xprop is not installed (Debian/Ubuntu: apt install x11-utils), so Flint cannot see which window has focus.',
     });
@@ -52,23 +40,23 @@ describe('the focused window and the selection on a real X desktop', () => {
   });
 
   it('reads the PRIMARY selection the user made, and nothing when there is none', async () => {
-    const read = createXclipSelectionReader(desktop.env);
-    await desktop.select('  let sum = 0;\n  for (const item of items) sum += item.price;');
+    const read = createXclipSelectionReader(xDesktop().env);
+    await xDesktop().select('  let sum = 0;\n  for (const item of items) sum += item.price;');
     expect(await read()).toEqual({ kind: 'text', text: '  let sum = 0;\n  for (const item of items) sum += item.price;' });
-    await desktop.select(null);
+    await xDesktop().select(null);
     expect(await read()).toEqual({ kind: 'none' });
   });
 
   it('does not read a 10 MB selection whole: it says how large it is', async () => {
-    await desktop.select('x'.repeat(10 * 1024 * 1024));
-    const read = await createXclipSelectionReader(desktop.env)();
+    await xDesktop().select('x'.repeat(10 * 1024 * 1024));
+    const read = await createXclipSelectionReader(xDesktop().env)();
     expect(read.kind).toBe('too-large');
     expect(read.kind === 'too-large' && read.bytes > MAX_SELECTION_BYTES).toBe(true);
-    await desktop.select(null);
+    await xDesktop().select(null);
   });
 
   it('says xclip is missing when it is', async () => {
-    expect(await createXclipSelectionReader({ DISPLAY: desktop.display, PATH: '/nonexistent' })()).toEqual({
+    expect(await createXclipSelectionReader({ DISPLAY: xDesktop().display, PATH: '/nonexistent' })()).toEqual({
       kind: 'unavailable',
       reason: 'xclip is not installed (apt install xclip): the selection cannot be read.',
     });
