@@ -32,11 +32,6 @@ export class DesktopLookup {
     private readonly logger: Logger,
   ) {}
 
-  /** Whether this shell can read anything of the desktop. */
-  get isAvailable(): boolean {
-    return this.readers.focusedWindow !== undefined || this.readers.selection !== undefined;
-  }
-
   /** Counts lookups: a scope prepared before one is not the scope after it (the selection may differ). */
   get generation(): number {
     return this.lookups;
@@ -49,12 +44,15 @@ export class DesktopLookup {
     const selection = this.readSelection();
     this.selection = { kind: 'none' };
     this.selectionFile = null;
-    this.lookups += 1;
+    const lookup = ++this.lookups;
+    // A newer press (the shortcut twice in a row) owns the result: an older lookup answering late is dropped.
+    const isLatest = (): boolean => lookup === this.lookups && this.project() === project;
     this.pending = Promise.all([window, selection])
       .then(async ([focused, read]) => {
+        if (!isLatest()) return;
         this.selection = read;
         if (read.kind === 'unavailable') this.logger.info(`selection: ${read.reason}`);
-        if (!focused || !project || this.project() !== project) return;
+        if (!focused || !project) return;
         if (focused.kind === 'unavailable') {
           project.currentFile.noteWindow({ message: focused.reason, candidates: [] });
           return;
@@ -68,12 +66,10 @@ export class DesktopLookup {
         const reading = readEditorTitle(focused.title, focused.ownerName);
         const titleProject = { root: project.root, names: project.names, lastUsed: (path: string) => project.currentFile.lastUsed(path), realPath: realPathOrNull };
         const found = await fileFromTitle(reading, titleProject, this.readers.home ?? homedir());
-        if (this.project() !== project) return;
-        if (found.kind === 'file') {
-          this.selectionFile = found.path;
-          project.currentFile.noteFocused(found.path, reading.editor);
-        }
-        else project.currentFile.noteWindow(windowNoteFor(found, reading.editor, focused.title));
+        if (!isLatest()) return;
+        if (found.kind !== 'file') return void project.currentFile.noteWindow(windowNoteFor(found, reading.editor, focused.title));
+        this.selectionFile = found.path;
+        project.currentFile.noteFocused(found.path, reading.editor);
       })
       .catch((error: unknown) => this.logger.warn('could not read the focused window', error));
   }
