@@ -29,11 +29,18 @@ export async function startXDesktop(): Promise<XDesktop> {
   const processes: ChildProcess[] = [];
   const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
   processes.push(xvfb);
-  const display = `:${await displayNumber(xvfb)}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display };
-  delete env.WAYLAND_DISPLAY;
-  processes.push(spawn('openbox', [], { env, stdio: 'ignore' }));
-  await until(async () => (await xprop(env, ['-root', '_NET_SUPPORTING_WM_CHECK'])).includes('window id'), 'openbox to manage the display');
+  let display: string;
+  let env: NodeJS.ProcessEnv;
+  try {
+    display = `:${await displayNumber(xvfb)}`;
+    env = { ...process.env, DISPLAY: display };
+    delete env.WAYLAND_DISPLAY;
+    await startWindowManager(env, processes);
+  } catch (error) {
+    // Nothing of a desktop that did not start is left running.
+    for (const child of processes.reverse()) await stop(child);
+    throw error;
+  }
 
   let title = '';
   const server = await titleServer(() => title);
@@ -73,6 +80,18 @@ export async function startXDesktop(): Promise<XDesktop> {
       await rm(profile, { recursive: true, force: true, maxRetries: 5 });
     },
   };
+}
+
+/** openbox on the display, ready once it announces itself on the root window (its stderr in the error if it dies). */
+async function startWindowManager(env: NodeJS.ProcessEnv, processes: ChildProcess[]): Promise<void> {
+  const openbox = spawn('openbox', [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  processes.push(openbox);
+  let stderr = '';
+  openbox.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await until(async () => {
+    if (openbox.exitCode !== null || openbox.signalCode !== null) throw new Error(`openbox exited (${openbox.exitCode ?? openbox.signalCode}): ${stderr.trim()}`);
+    return (await xprop(env, ['-root', '_NET_SUPPORTING_WM_CHECK'])).includes('window id');
+  }, 'openbox to manage the display');
 }
 
 /** The page the editor window shows: it takes its title from the test, as an editor shows the file in it. */
