@@ -15,8 +15,11 @@ import { redactAndCut } from './key-redactor';
 export const MODEL_LIST_TIMEOUT_MS = 5_000;
 /** The most names that go to the renderer at once; a filter narrows the rest in main. */
 export const MODEL_LIST_LIMIT = 500;
-/** A list bigger than this is not a model list (OpenRouter's, with descriptions, is ~2 MB). */
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/**
+ * A list bigger than this is not a model list (OpenRouter's, with descriptions, is ~2 MB);
+ * kept small because the body is parsed on main's thread (8 MB of JSON: tens of ms).
+ */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** A failed fetch is not retried by merely reopening Settings for this long (Refresh does). */
 const FAILURE_TTL_MS = 60_000;
 /** Longer than any model id providers use; anything longer is not a name. */
