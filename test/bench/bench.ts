@@ -16,6 +16,7 @@ import { measureApply } from './apply-bench';
 import { measureAsk } from './ask-bench';
 import { measureDiff } from './diff-bench';
 import { measureEdits } from './edit-bench';
+import { measureGrowth } from './growth-bench';
 import { measureScale } from './scale-bench';
 import { measureSocket } from './socket-bench';
 import { syntheticProject } from './synthetic-project';
@@ -31,7 +32,7 @@ const OPEN_RUNS = 3;
 const WATCH_WRITES = 200;
 
 /** Figure groups; `--only project,edits` runs some of them. */
-const GROUPS = ['project', 'socket', 'edits', 'apply', 'scale', 'diff', 'ask'] as const;
+const GROUPS = ['project', 'socket', 'edits', 'apply', 'scale', 'diff', 'ask', 'growth'] as const;
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
@@ -91,6 +92,10 @@ async function main(): Promise<void> {
       { name: 'context_build_ms', value: ask.context_build_ms, unit: 'ms', budget: '≤ 10' },
       { name: 'context_build_first_ms', value: ask.context_build_first_ms, unit: 'ms', budget: '' },
     );
+  }
+
+  if (runs('growth')) {
+    for (const [name, value] of Object.entries(await measureGrowth(log))) figures.push({ name, value, unit: '×', budget: '≈ 1 linear, 16 quadratic (reported, never gating)' });
   }
 
   if (json) {

@@ -108,7 +108,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   /** `GET /v1/models` in OpenAI's shape (`{object: 'list', data: [{id, object: 'model', …}]}`). */
   async function listModels(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const list = options.modelList ?? {};
-    if (list.delayMs) await new Promise((resolve) => setTimeout(resolve, list.delayMs));
+    if (list.delayMs) await answerAfter(list.delayMs, response);
     if (response.destroyed) return;
     if (!authorized(request.headers.authorization)) {
       const presented = options.echoKeyInErrors ? ` You sent: ${request.headers.authorization ?? 'nothing'}.` : '';
@@ -354,5 +354,16 @@ function readBody(request: IncomingMessage): Promise<string> {
     });
     request.on('end', () => resolve(text));
     request.on('error', reject);
+  });
+}
+
+/** Waits `ms` before answering, or until the client gives up on `response` (no timer is left behind). */
+function answerAfter(ms: number, response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    response.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }

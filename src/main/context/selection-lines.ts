@@ -3,7 +3,12 @@
  * of the file's text (it may start and end mid-line; trailing spaces and line endings may
  * differ, as terminals and editors copy them). A selection found in several places, or
  * too short to tell, is not a focus: the question is then about the file as usual.
+ *
+ * Linear in the selection and the file, whatever they hold (a selection is up to 1 MB of
+ * anything): native trims, and a linear literal search within a line.
  */
+import { LiteralSearch } from '../../shared/edits/linear-search';
+import { countWork } from '../../shared/work-meter';
 
 export type SelectionMatch =
   | { kind: 'lines'; startLine: number; endLine: number }
@@ -17,6 +22,7 @@ const MAX_PLACES = 3;
 
 /** The 1-based, inclusive lines of `lines` that `selection` covers. */
 export function findSelection(selection: string, lines: readonly string[]): SelectionMatch {
+  countWork(selection.length);
   const wanted = trimBlankEdges(selection.replace(/\r\n?/g, '\n').split('\n').map(trimEnd));
   if (wanted.length === 0) return { kind: 'not-found' };
   if (wanted.length === 1) return findWithinLine(wanted[0]!, lines);
@@ -26,6 +32,7 @@ export function findSelection(selection: string, lines: readonly string[]): Sele
     if (!trimEnd(lines[index]!).endsWith(wanted[0]!)) continue;
     let isMatch = true;
     for (let offset = 1; offset < last && isMatch; offset += 1) isMatch = trimEnd(lines[index + offset]!) === wanted[offset];
+    countWork(wanted[last]!.length);
     if (isMatch && lines[index + last]!.startsWith(wanted[last]!)) starts.push(index);
   }
   return placed(starts, wanted.length);
@@ -34,9 +41,10 @@ export function findSelection(selection: string, lines: readonly string[]): Sele
 function findWithinLine(text: string, lines: readonly string[]): SelectionMatch {
   const needle = text.trim();
   if (needle.replace(/\s/g, '').length < MIN_SINGLE_LINE_CHARS) return { kind: 'not-found' };
+  const search = new LiteralSearch(needle);
   const starts: number[] = [];
   for (let index = 0; index < lines.length && starts.length < MAX_PLACES; index += 1) {
-    if (lines[index]!.includes(needle)) starts.push(index);
+    if (search.foundIn(lines[index]!)) starts.push(index);
   }
   return placed(starts, 1);
 }
@@ -50,12 +58,13 @@ function placed(starts: readonly number[], length: number): SelectionMatch {
 function trimBlankEdges(lines: string[]): string[] {
   let start = 0;
   let end = lines.length;
-  while (start < end && lines[start]!.trim() === '') start += 1;
-  while (end > start && lines[end - 1]!.trim() === '') end -= 1;
+  while (start < end && trimEnd(lines[start]!) === '') start += 1;
+  while (end > start && trimEnd(lines[end - 1]!) === '') end -= 1;
   return lines.slice(start, end);
 }
 
 /** The native trim (linear): `/\s+$/` backtracks quadratically on a long run of spaces inside a line. */
 function trimEnd(line: string): string {
+  countWork(line.length);
   return line.trimEnd();
 }

@@ -15,6 +15,8 @@
  * - Emacs: `file.ts - GNU Emacs at host`; with `frame-title-format "%f"`, the absolute path.
  */
 
+import { countWork } from '../../shared/work-meter';
+
 export interface TitleReading {
   /** The editor, by the name users know it ("VS Code"), or null when the title is not one we know. */
   editor: string | null;
@@ -61,6 +63,8 @@ const FORMATS: readonly EditorFormat[] = [
 /** Reads `title` (the focused window's), helped by its window class (`ownerName`) when the title alone is unclear. */
 export function readEditorTitle(title: string, ownerName = ''): TitleReading {
   const text = title.slice(0, MAX_TITLE_LENGTH).replace(/[\u200e\u200f\u202a-\u202e]/g, '').trim();
+  // Counted at the worst case of the quadratic regexes below, on the capped text.
+  countWork(text.length * text.length);
   const owner = ownerName.toLowerCase();
   if (text === '') return { editor: null, paths: [], isDirty: false };
   for (const format of FORMATS) {

@@ -20,7 +20,7 @@ import { AnchorableFile, anchorHunk, type AnchorResult } from '../../shared/edit
 import { parseAnswer } from '../../../test/helpers/collect-answer';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import { oldLinesOf, type EditEvent, type EditFormat, type EditStreamParserOptions, type HunkLine, type ParsedAnswer } from '../../shared/edits/edit-types';
-import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
+import { LINEAR_WORK_BOUND, workGrowth } from '../../../test/helpers/work-growth';
 
 const RUNS = [' ', '\t', '*', '`', '"', "'", ':', '@', '-', '+', '#', '=', '<', '>', '/', '.', '\r', '\u00a0', '\u2028', '\u201c', 'a'];
 const MARKERS = [
@@ -105,7 +105,7 @@ describe('adversarial model output (property)', () => {
         const answer = adversarialAnswer(random, runLength);
         pipeline(answer, chunking(random, Infinity), adversarialFile(random, answer, runLength));
       };
-      expect(await growthRatio(run, 1_000), `FLINT_SEED=${seed}`).toBeLessThan(LINEAR_GROWTH_BOUND);
+      expect(await workGrowth(run, 1_000), `FLINT_SEED=${seed}`).toBeLessThanOrEqual(LINEAR_WORK_BOUND);
     }
   });
 });

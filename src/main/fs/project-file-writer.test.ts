@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { isScratchName } from './captured-file';
 import { ProjectFileWriter, type WriteStep } from './project-file-writer';
+import { realClock } from './read-settled';
 
 // link(2) fails where a file system has no hard links (exFAT, FAT32, some network mounts:
 // EPERM) and anywhere on an I/O error: the next link onto `name` fails with `code`.
@@ -201,17 +202,19 @@ describe('ProjectFileWriter', () => {
     expect(reports).toHaveLength(1);
   });
 
-  it('waits for a file still being saved before letting its bytes be read', async () => {
-    const writer = new ProjectFileWriter(project.root, { quietMs: 200 });
+  it('waits for a file still being saved before letting its bytes be read, and never for its own write', async () => {
+    // The waits are counted, not timed.
+    let waits = 0;
+    const clock = { now: realClock.now, sleep: (ms: number) => ((waits += 1), realClock.sleep(ms)) };
+    const writer = new ProjectFileWriter(project.root, { quietMs: 200, clock });
     await writeFile(path(), USERS);
-    const started = Date.now();
     await writer.settle('src/app.ts');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(waits).toBeGreaterThan(0);
     // Flint's own write is known: no wait for it.
     await writer.replace('src/app.ts', USERS, FLINTS, 0o644);
-    const again = Date.now();
+    waits = 0;
     await writer.settle('src/app.ts');
-    expect(Date.now() - again).toBeLessThan(150);
+    expect(waits).toBe(0);
   });
 
   describe('symlinks swapped under a write', () => {

@@ -21,7 +21,7 @@ import { FlintFailure } from '../../shared/result';
 import { captureFile, exists, keepBeside, placeUnlessTaken, putBack, renamedKind, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type InodeStamp } from './captured-file';
 import { LateWriterWatch, type LateWriterReport } from './late-writer-watch';
 import { ProjectFolder } from './project-folder';
-import { readSettled } from './read-settled';
+import { readSettled, type SettleClock } from './read-settled';
 
 export interface ProjectFileWriterOptions {
   /** A file changed less than this long ago is being saved: Flint waits (ms). */
@@ -32,6 +32,8 @@ export interface ProjectFileWriterOptions {
   graceMs?: number;
   /** A late writer's bytes were found after Flint reported success: put back, or kept beside. */
   onLateWriter?: (report: LateWriterReport) => void;
+  /** The waits for quiet (tests count them). */
+  clock?: SettleClock;
   /** For tests: awaited at each point where another program's save can land, to place one exactly there. */
   atStep?: (step: WriteStep) => Promise<void>;
 }
@@ -52,6 +54,7 @@ export class ProjectFileWriter {
   private readonly maxQuietWaitMs: number;
   private readonly lateWriters: LateWriterWatch;
   private readonly atStep: (step: WriteStep) => Promise<void>;
+  private readonly clock: SettleClock | undefined;
   /** One write at a time, late-writer checks included: they rename the same names. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -63,6 +66,7 @@ export class ProjectFileWriter {
     this.quietMs = options.quietMs ?? 150;
     this.maxQuietWaitMs = options.maxQuietWaitMs ?? 3000;
     this.atStep = options.atStep ?? (async () => undefined);
+    this.clock = options.clock;
     this.lateWriters = new LateWriterWatch(options.graceMs ?? 2000, (task) => this.run(task), options.onLateWriter ?? (() => undefined));
   }
 
@@ -74,6 +78,7 @@ export class ProjectFileWriter {
     await readSettled(`${this.root}/${relativePath}`, async () => undefined, {
       quietMs: this.quietMs,
       timeoutMs: this.maxQuietWaitMs,
+      ...(this.clock ? { clock: this.clock } : {}),
       // Quiet since its last modification, as far as anyone can tell; Flint's own last write is quiet by definition.
       knownQuietMs: (stamp) => (stamp === null || this.ownStamps.get(relativePath) === stampOf(stamp) ? Infinity : Date.now() - Number(stamp.mtimeNs / 1_000_000n)),
     });

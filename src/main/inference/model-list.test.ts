@@ -40,10 +40,9 @@ describe('the model list', () => {
   });
 
   it('gives up on a slow provider after the timeout and keeps the configured names', async () => {
-    const target = await serve({ modelList: { ids: ['late-model'], delayMs: 2_000 } });
-    const started = Date.now();
+    // The provider would answer in an hour: the list can only come from Flint's own timeout.
+    const target = await serve({ modelList: { ids: ['late-model'], delayMs: 3_600_000 } });
     const view = await new ModelListCache({ timeoutMs: 300 }).list(target);
-    expect(Date.now() - started).toBeLessThan(1_500);
     expect(view.source).toBe('configured');
     expect(view.reason).toBe('Showing the configured names: timed out after 0.3 s.');
   });

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { ModelListView } from '../../shared/inference-types';
 import { redactAndCut } from './key-redactor';
+import { trimEndCharacter } from '../../shared/trim-character';
 
 /** How long a list may take; then the configured names stand in. */
 export const MODEL_LIST_TIMEOUT_MS = 5_000;
@@ -40,7 +41,7 @@ export async function fetchModelIds(baseUrl: string, apiKey: string | null, opti
   if (apiKey !== null && !/^[\x21-\x7e]+$/.test(apiKey)) return { ok: false, reason: 'the key has characters that cannot be sent' };
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await (options.fetch ?? fetch)(`${baseUrl.replace(/\/+$/, '')}/models`, {
+    const response = await (options.fetch ?? fetch)(`${trimEndCharacter(baseUrl, '/')}/models`, {
       headers: { Accept: 'application/json', ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
       redirect: 'error',
       signal,

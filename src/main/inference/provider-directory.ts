@@ -11,6 +11,7 @@ import type { ModelSlot, ProviderConfig, ProviderDraft, ProviderOrigin } from '.
 import { FlintFailure } from '../../shared/result';
 import type { SettingsStore } from '../settings/settings-store';
 import { BUILT_IN_PROVIDERS, buildCatalog, ENVIRONMENT_PROVIDER_ID, ENVIRONMENT_VARIABLES, ProviderConfigSchema, type Catalog } from './provider-catalog';
+import { trimCharacter, trimEndCharacter } from '../../shared/trim-character';
 
 const BUILT_IN_IDS = new Set(BUILT_IN_PROVIDERS.map((provider) => provider.id));
 
@@ -118,7 +119,7 @@ export class ProviderDirectory {
   }
 
   private newId(label: string): string {
-    const base = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'provider';
+    const base = trimCharacter(label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-'), '-').slice(0, 48) || 'provider';
     const taken = (id: string) => this.find(id) !== undefined || BUILT_IN_IDS.has(id) || id === ENVIRONMENT_PROVIDER_ID;
     if (!taken(base)) return base;
     for (let n = 2; ; n += 1) if (!taken(`${base}-${n}`)) return `${base}-${n}`;
@@ -141,7 +142,7 @@ function cleanDraft(draft: ProviderDraft): Omit<ProviderConfig, 'id'> {
   return {
     kind: draft.kind,
     label: draft.label,
-    baseUrl: draft.baseUrl.trim().replace(/\/+$/, ''),
+    baseUrl: trimEndCharacter(draft.baseUrl.trim(), '/'),
     model: draft.model,
     ...(text(draft.deepModel) ? { deepModel: text(draft.deepModel) } : {}),
     ...(text(draft.keyVariable) ? { keyVariable: text(draft.keyVariable) } : {}),

@@ -15,6 +15,7 @@ import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
 import { LineIndex } from './line-index';
 import { placesOfAdded } from './line-pairs';
 import { LiteralSearch, occurrences } from './linear-search';
+import { countWork } from '../work-meter';
 
 /** A tolerance a match needed (exact matches need none). */
 export type Tolerance = 'whitespace' | 'unicode-punctuation' | 'indentation' | 'blank-lines';
@@ -65,9 +66,20 @@ for (let code = 0x2000; code <= 0x200a; code += 1) PUNCTUATION[String.fromCharCo
 // run: a 200 KB run took minutes.)
 const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join('')}]`, 'g');
 /** Trailing whitespace, `\r` included (String.prototype.trimEnd strips exactly what `\s` matches). */
-const trimEnd = (line: string): string => line.trimEnd();
+const trimEnd = (line: string): string => {
+  countWork(line.length);
+  return line.trimEnd();
+};
 /** The tolerant form of a line. */
-const plainPunctuation = (line: string): string => trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
+const plainPunctuation = (line: string): string => {
+  countWork(line.length);
+  return trimEnd(line).replace(PUNCTUATION_PATTERN, (character) => PUNCTUATION[character]!);
+};
+/** Whether a line is empty or whitespace only. */
+const isBlankText = (line: string): boolean => {
+  countWork(line.length);
+  return line.trim() === '';
+};
 /** Searches of one view done by a scan each before its line index is built (a scan costs a fraction of building it). */
 const SCANS_BEFORE_INDEX = 4;
 /** Beyond this many `@@` hints, only the innermost count: real answers nest a few (class, method). */
@@ -112,6 +124,7 @@ export class AnchorableFile {
     if (pass.skipBlankLines) {
       const positions: number[] = [];
       for (let index = 0; index < normalized.length; index += 1) if (normalized[index] !== '') positions.push(index);
+      countWork(normalized.length);
       const kept = positions.map((position) => normalized[position]!);
       view = { lines: kept, positions: Int32Array.from(positions), index: null, searches: 0 };
     } else {
@@ -136,6 +149,7 @@ export class AnchorableFile {
     const lines = this.view(PUNCTUATION_PASS).lines;
     const hits: number[] = [];
     for (let index = 0; index < lines.length; index += 1) if (search.foundIn(lines[index]!)) hits.push(index);
+    countWork(lines.length);
     this.hints.set(hint, (found = Int32Array.from(hits)));
     return found;
   }
@@ -143,7 +157,7 @@ export class AnchorableFile {
   get lastNonBlank(): number {
     if (this.lastNonBlankLine === undefined) {
       let line = this.lines.length - 1;
-      while (line >= 0 && this.lines[line]!.trim() === '') line -= 1;
+      while (line >= 0 && isBlankText(this.lines[line]!)) line -= 1;
       this.lastNonBlankLine = line;
     }
     return this.lastNonBlankLine;
@@ -155,6 +169,7 @@ export class AnchorableFile {
  * version, in the file: the indexes are built once and shared by every hunk.
  */
 export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorResult {
+  countWork(hunk.lines.length);
   const oldLines = oldLinesOf(hunk.lines);
   const hints = hunk.contextHints ?? [];
   const hint = hintPosition(file, hints);
@@ -163,7 +178,7 @@ export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorRe
     // at the end of the file; that rule is unambiguous, so Flint adopts it.
     return insertion(file.lines.length, hunk, 'appended');
   }
-  if (oldLines.every((line) => line.trim() === '')) {
+  if (oldLines.every(isBlankText)) {
     // Pure insertion: only an end-of-file marker or a hint (the line above the change) can say where.
     if (hunk.atEndOfFile) return insertion(file.lines.length, hunk);
     if (hint && !hint.unique) return { status: 'unmatched', reason: 'ambiguous', matches: 2 };
@@ -223,6 +238,7 @@ function firstAtOrAfter(sorted: Int32Array, value: number): number {
 function findMatches(file: AnchorableFile, pass: Pass, needle: readonly string[], from: number, atEnd: boolean): Array<[number, number]> {
   const matches: Array<[number, number]> = [];
   const wanted = pass.skipBlankLines ? needle.filter((line) => line !== '') : needle;
+  countWork(needle.length);
   if (wanted.length === 0) return matches;
   const view = file.view(pass);
   const fileLine = (index: number): number => (view.positions ? view.positions[index]! : index);
@@ -241,7 +257,7 @@ function findMatches(file: AnchorableFile, pass: Pass, needle: readonly string[]
 function replace(lines: readonly string[], start: number, end: number, hunk: readonly HunkLine[], pass: Pass): { replacement: string[]; sources: Array<number | null> } {
   const reindent = pass.tolerances.includes('indentation') ? indentationFix(lines, start, hunk) : (line: string) => line;
   const blank: Array<boolean | undefined> = [];
-  const isBlank = (index: number): boolean => (blank[index - start] ??= lines[index]!.trim() === '');
+  const isBlank = (index: number): boolean => (blank[index - start] ??= isBlankText(lines[index]!));
   const replacement: string[] = [];
   const sources: Array<number | null> = [];
   // Between kept lines, added lines take the places (and line endings) of removed ones:
@@ -264,6 +280,7 @@ function replace(lines: readonly string[], start: number, end: number, hunk: rea
     sources.push(index);
   };
   let index = start;
+  countWork(hunk.length);
   for (const line of hunk) {
     if (line.kind === 'add') {
       added.push(reindent(line.text));
@@ -272,7 +289,7 @@ function replace(lines: readonly string[], start: number, end: number, hunk: rea
     if (pass.skipBlankLines) {
       // Keep blank lines the user has and the hunk lacks; skip blank lines the hunk has and the file lacks.
       // Blankness is worked out once per line: a long line is never trimmed once per hunk line.
-      const isBlankLine = line.text.trim() === '';
+      const isBlankLine = isBlankText(line.text);
       while (index < end && !isBlankLine && isBlank(index)) keep(index++);
       if (isBlankLine && (index >= end || !isBlank(index))) continue;
     }
@@ -287,21 +304,25 @@ function replace(lines: readonly string[], start: number, end: number, hunk: rea
 
 /** Maps the hunk's indentation to the file's, from the first non-blank old line and its match. */
 function indentationFix(lines: readonly string[], start: number, hunk: readonly HunkLine[]): (line: string) => string {
-  const firstOld = hunk.find((line) => line.kind !== 'add' && line.text.trim() !== '');
-  const firstFile = lines.slice(start).find((line) => line.trim() !== '');
+  const firstOld = hunk.find((line) => line.kind !== 'add' && !isBlankText(line.text));
+  let firstFileLine = start;
+  while (firstFileLine < lines.length && isBlankText(lines[firstFileLine]!)) firstFileLine += 1;
+  const firstFile = lines[firstFileLine];
   if (!firstOld || firstFile === undefined) return (line) => line;
   const hunkIndent = leading(firstOld.text);
   const fileIndent = leading(firstFile);
   if (hunkIndent === fileIndent) return (line) => line;
   return (line) => {
-    if (line.trim() === '') return line;
+    if (isBlankText(line)) return line;
     if (line.startsWith(hunkIndent)) return fileIndent + line.slice(hunkIndent.length);
     return line;
   };
 }
 
 function leading(line: string): string {
-  return /^[ \t]*/.exec(line)![0];
+  const indent = /^[ \t]*/.exec(line)![0];
+  countWork(indent.length + 1);
+  return indent;
 }
 
 function insertion(at: number, hunk: AnchorableHunk, placement?: 'appended'): AnchorResult {

@@ -15,6 +15,7 @@
  * blocks in one), and a fence with a language may still head a block (a model that forgot
  * to close the last one).
  */
+import { trimmedLine } from './edit-stream-markers';
 import { isFenceCloser, isFenceOpener, pathOfLine } from './path-line';
 
 /** What a held line may be in a block's header. */
@@ -47,7 +48,7 @@ export class BlockHeaderLookahead {
 
   /** Reads a prose line: holds it if it may belong to a block's header, else emits it after anything held. */
   line(text: string): void {
-    const trimmed = text.trim();
+    const trimmed = trimmedLine(text);
     if (this.fenceOpen && isFenceCloser(trimmed)) return this.closeFence();
     const part = this.partOf(trimmed);
     if (part === null) {

@@ -2,6 +2,7 @@
  * Where the streaming edit parser is, and what an open hunk's unfinished line will be
  * (the preview the screen shows before the line is whole).
  */
+import { countWork } from '../work-meter';
 import type { HunkLine } from './edit-types';
 
 /** Where the parser is. */
@@ -25,6 +26,7 @@ export type ParserMode =
  * a marker (`***`, `@@`, `=======`, `>>>>>>>`, `<<<<<<<`) or a code fence.
  */
 export function previewLine(mode: ParserMode, text: string): HunkLine | null {
+  countWork(text.length);
   const trimmed = text.trimStart();
   // Only spaces so far may still be a padded marker.
   if (trimmed === '') return null;

@@ -6,6 +6,7 @@
  * any line. Markers that end in a free-form argument (file headers, Move to) are read by
  * hand: `(.*?)\s*$` retries from every character of a whitespace run (quadratic).
  */
+import { countWork } from '../work-meter';
 import type { FileOperation } from './edit-types';
 
 export const BEGIN_PATCH = '*** Begin Patch';
@@ -25,12 +26,24 @@ const FILE_MARKERS: ReadonlyArray<[string, FileOperation]> = [
 ];
 const LINE_SEPARATOR = /[\r\u2028\u2029]/;
 
+/** A line without its leading and trailing whitespace (its characters counted as work). */
+export function trimmedLine(text: string): string {
+  countWork(text.length);
+  return text.trim();
+}
+
+/** A regex of this file on a line: anchored and linear, so its subject's length is its work. */
+function tests(pattern: RegExp, text: string): boolean {
+  countWork(text.length);
+  return pattern.test(text);
+}
+
 /** `<<<<<<< SEARCH` on a trimmed line. */
-export const isSearchMarker = (trimmed: string): boolean => SEARCH_MARKER.test(trimmed);
+export const isSearchMarker = (trimmed: string): boolean => tests(SEARCH_MARKER, trimmed);
 /** `=======` on a trimmed line. */
-export const isDividerMarker = (trimmed: string): boolean => DIVIDER_MARKER.test(trimmed);
+export const isDividerMarker = (trimmed: string): boolean => tests(DIVIDER_MARKER, trimmed);
 /** `>>>>>>> REPLACE` on a trimmed line. */
-export const isReplaceMarker = (trimmed: string): boolean => REPLACE_MARKER.test(trimmed);
+export const isReplaceMarker = (trimmed: string): boolean => tests(REPLACE_MARKER, trimmed);
 
 /** A file header (`*** Update File: path`, Add, Delete) on a trimmed line, or null. */
 export function fileHeader(trimmed: string): { operation: FileOperation; path: string } | null {
@@ -59,8 +72,8 @@ export function isEnvelopeMarker(trimmed: string): boolean {
  */
 export function markerArgument(trimmed: string, marker: string): string | null {
   if (!trimmed.startsWith(marker)) return null;
-  const argument = trimmed.slice(marker.length).trim();
-  return LINE_SEPARATOR.test(argument) ? null : argument;
+  const argument = trimmedLine(trimmed.slice(marker.length));
+  return tests(LINE_SEPARATOR, argument) ? null : argument;
 }
 
 /**
@@ -68,7 +81,8 @@ export function markerArgument(trimmed: string, marker: string): string | null {
  * unified-diff line numbers (`@@ -a,b +c,d @@ hint`), which are ignored.
  */
 export function hunkHeaderHint(text: string): { hint: string; hadLineNumbers: boolean } {
+  countWork(text.length);
   const unified = UNIFIED_HUNK_HEADER.exec(text);
-  if (unified) return { hint: unified[1]!.trim(), hadLineNumbers: true };
-  return { hint: text.slice(2).trim(), hadLineNumbers: false };
+  if (unified) return { hint: trimmedLine(unified[1]!), hadLineNumbers: true };
+  return { hint: trimmedLine(text.slice(2)), hadLineNumbers: false };
 }

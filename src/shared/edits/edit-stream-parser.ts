@@ -51,7 +51,9 @@ import {
   isSearchMarker,
   markerArgument,
   MOVE_MARKER,
+  trimmedLine,
 } from './edit-stream-markers';
+import { countWork } from '../work-meter';
 import { previewLine, type ParserMode } from './edit-stream-lines';
 
 export class EditStreamParser {
@@ -90,6 +92,7 @@ export class EditStreamParser {
   /** Feeds the next piece of the answer. Work is linear in the delta, however long the line. */
   push(delta: string): void {
     if (this.finished || delta.length === 0) return;
+    countWork(delta.length);
     const now = this.now?.();
     if (this.unfinished.isEmpty) this.lineStartedAt = now;
     let newline = delta.indexOf('\n');
@@ -149,6 +152,7 @@ export class EditStreamParser {
   }
 
   private line(raw: string): void {
+    countWork(raw.length);
     this.lineNumber += 1;
     this.lastPreview = '';
     const openedAtHeader = this.openedAtHeader;
@@ -175,7 +179,7 @@ export class EditStreamParser {
   }
 
   private proseLine(text: string): void {
-    const trimmed = text.trim();
+    const trimmed = trimmedLine(text);
     if (isSearchMarker(trimmed)) return this.openSearch();
     if (trimmed === BEGIN_PATCH || fileHeader(trimmed) !== null) return this.openEnvelope(trimmed);
     if (!isDividerMarker(trimmed) && !isReplaceMarker(trimmed)) return this.blockHeader.line(text);
@@ -197,7 +201,7 @@ export class EditStreamParser {
   }
 
   private patchLine(text: string): void {
-    const trimmed = text.trim();
+    const trimmed = trimmedLine(text);
     const header = fileHeader(trimmed);
     if (header) return this.openFile(header.operation, header.path);
     if (trimmed === END_PATCH) {
@@ -232,7 +236,7 @@ export class EditStreamParser {
   }
 
   private updateLine(text: string): void {
-    const trimmed = text.trim();
+    const trimmed = trimmedLine(text);
     // Markers start the line, or are the whole line once trimmed: " *** Note" is a context line.
     if (text.startsWith('*** ') || isEnvelopeMarker(trimmed)) {
       // A padded marker is read as the marker, but one space is also the context prefix: a
@@ -285,11 +289,12 @@ export class EditStreamParser {
     if (hadLineNumbers) this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
     if (!hint) return;
     this.pendingHints.push(hint);
+    countWork(this.pendingHints.length);
     this.emit({ type: 'hunk-hints', hunkIndex: this.hunkIndex, contextHints: [...this.pendingHints] });
   }
 
   private addLine(text: string): void {
-    const trimmed = text.trim();
+    const trimmed = trimmedLine(text);
     // Every line of a new file starts with `+`: a marker is one however it is padded.
     if (isEnvelopeMarker(trimmed)) return this.addMarker(trimmed);
     if (text.startsWith('+')) return this.hunkLine({ kind: 'add', text: text.slice(1) });
@@ -336,7 +341,7 @@ export class EditStreamParser {
   }
 
   private searchReplaceLine(text: string): void {
-    const trimmed = text.trim();
+    const trimmed = trimmedLine(text);
     if (this.mode === 'search' && isDividerMarker(trimmed)) {
       this.mode = 'replace';
       return;

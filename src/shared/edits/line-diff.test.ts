@@ -1,7 +1,7 @@
 import { diffIndices } from 'node-diff3';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/helpers/seeded-random';
-import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
+import { LINEAR_WORK_BOUND, workGrowth } from '../../../test/helpers/work-growth';
 import { changedRegions, type ChangedRegion } from './line-diff';
 
 /** Rebuilds `after` from `before`, the regions, and `after`'s lines for the changed slots; null if an unchanged line differs. */
@@ -60,6 +60,6 @@ describe('changedRegions', () => {
       after[lines >> 1] = 'middle, edited';
       changedRegions(before, after, 1000);
     };
-    expect(await growthRatio(run, 2_000)).toBeLessThan(LINEAR_GROWTH_BOUND);
+    expect(await workGrowth(run, 2_000)).toBeLessThanOrEqual(LINEAR_WORK_BOUND);
   });
 });

@@ -6,6 +6,7 @@
  * the file, 1–2 s at 40,000 lines). Past `maxChanges` changed lines it stops rather than
  * go quadratic, and calls everything between the common head and tail changed.
  */
+import { countWork } from '../work-meter';
 
 /** Lines [start, end) of the older version are now `length` other lines. */
 export interface ChangedRegion {
@@ -20,6 +21,7 @@ export function commonEnds(before: readonly string[], after: readonly string[]):
   while (head < before.length && head < after.length && before[head] === after[head]) head += 1;
   let tail = 0;
   while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+  countWork(head + tail + 1);
   return { head, tail };
 }
 
@@ -29,6 +31,7 @@ export function changedRegions(before: readonly string[], after: readonly string
   const { head, tail } = commonEnds(before, after);
   const a = before.slice(head, before.length - tail);
   const b = after.slice(head, after.length - tail);
+  countWork(a.length + b.length);
   if (a.length === 0 && b.length === 0) return [];
   if (a.length === 0 || b.length === 0) return [{ start: head, end: head + a.length, length: b.length }];
   const edits = shortestEdits(a, b, maxChanges);
@@ -48,21 +51,29 @@ function shortestEdits(a: readonly string[], b: readonly string[], maxChanges: n
   const v = new Int32Array(2 * limit + 3);
   // trace[d]: v as it was before step d (only the diagonals step d reads).
   const trace: Int32Array[] = [];
-  for (let d = 0; d <= limit; d += 1) {
-    trace.push(v.slice(offset - d - 1, offset + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      const down = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!);
-      let x = down ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x += 1;
-        y += 1;
+  let steps = 0;
+  try {
+    for (let d = 0; d <= limit; d += 1) {
+      trace.push(v.slice(offset - d - 1, offset + d + 2));
+      steps += 2 * d + 3;
+      for (let k = -d; k <= d; k += 2) {
+        const down = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!);
+        let x = down ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+        let y = x - k;
+        const snakeFrom = x;
+        while (x < n && y < m && a[x] === b[y]) {
+          x += 1;
+          y += 1;
+        }
+        steps += x - snakeFrom;
+        v[offset + k] = x;
+        if (x >= n && y >= m) return backtrack(trace, d, n, m);
       }
-      v[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, d, n, m);
     }
+    return null;
+  } finally {
+    countWork(steps);
   }
-  return null;
 }
 
 /** Walks the trace back from (n, m) to (0, 0), collecting the edits. */
@@ -70,6 +81,7 @@ function backtrack(trace: readonly Int32Array[], steps: number, n: number, m: nu
   const edits: Edit[] = [];
   let x = n;
   let y = m;
+  countWork(n + m + steps);
   for (let d = steps; d > 0; d -= 1) {
     const saved = trace[d]!;
     // saved[i] holds diagonal k = i - d - 1.

@@ -8,10 +8,12 @@
  * every place would cost more than a scan (a hunk of `}` and blank lines), the search
  * falls back to the linear scan (Knuth–Morris–Pratt): never worse than before.
  */
+import { countWork } from '../work-meter';
 import { occurrences } from './linear-search';
 
 /** FNV-1a over UTF-16 code units: cheap, and only ever a filter (candidates are compared whole). */
 function hashLine(line: string): number {
+  countWork(line.length + 1);
   let hash = 0x811c9dc5;
   for (let index = 0; index < line.length; index += 1) {
     hash ^= line.charCodeAt(index);
@@ -31,6 +33,8 @@ export class LineIndex {
     for (let index = 0; index < lines.length; index += 1) hashes[index] = hashLine(lines[index]!);
     const order = new Int32Array(lines.length);
     for (let index = 0; index < order.length; index += 1) order[index] = index;
+    // A comparison sort: n log n comparisons.
+    countWork(Math.ceil(lines.length * Math.log2(lines.length + 1)));
     order.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
     this.order = order;
     this.sortedHashes = new Int32Array(order.length);
@@ -53,6 +57,7 @@ export class LineIndex {
     }
     for (let slot = rarest.first; slot < rarest.end; slot += 1) {
       const start = this.order[slot]! - rarest.offset;
+      countWork(1);
       if (start >= from && this.holdsAt(needle, start)) yield start;
     }
   }
@@ -70,6 +75,7 @@ export class LineIndex {
       const first = this.lowerBound(hash);
       let end = first;
       while (end < this.sortedHashes.length && this.sortedHashes[end] === hash && end - first <= cap) end += 1;
+      countWork(end - first + Math.ceil(Math.log2(this.sortedHashes.length + 1)));
       if (end - first <= cap) best = { offset, first, end };
       if (best && best.first === best.end) break;
     }
@@ -89,7 +95,13 @@ export class LineIndex {
 
   private holdsAt(needle: readonly string[], start: number): boolean {
     if (start + needle.length > this.lines.length) return false;
-    for (let index = 0; index < needle.length; index += 1) if (this.lines[start + index] !== needle[index]) return false;
+    for (let index = 0; index < needle.length; index += 1) {
+      if (this.lines[start + index] !== needle[index]) {
+        countWork(index + 1);
+        return false;
+      }
+    }
+    countWork(needle.length);
     return true;
   }
 }

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/helpers/seeded-random';
-import { growthRatio, LINEAR_GROWTH_BOUND } from '../../../test/fixtures/growth';
+import { LINEAR_WORK_BOUND, workGrowth } from '../../../test/helpers/work-growth';
+import { countWork } from '../work-meter';
 import { LiteralSearch, occurrences } from './linear-search';
 
-/** Every start where `pattern` occurs, the obvious quadratic way. */
+/** Every start where `pattern` occurs, the obvious quadratic way (its comparisons counted, to show the meter sees it). */
 function naiveOccurrences<T>(sequence: readonly T[], pattern: readonly T[]): number[] {
   const starts: number[] = [];
   if (pattern.length === 0) return starts;
   for (let start = 0; start + pattern.length <= sequence.length; start += 1) {
-    if (pattern.every((element, offset) => sequence[start + offset] === element)) starts.push(start);
+    if (pattern.every((element, offset) => (countWork(1), sequence[start + offset] === element))) starts.push(start);
   }
   return starts;
 }
@@ -32,10 +33,10 @@ describe('LiteralSearch', () => {
     }
   });
 
-  it('searches a 400 KB run of a for a…aba…a in linear time (V8’s includes takes quadratic time)', async () => {
+  it('searches a 400 KB run of a for a…aba…a in linear work (V8’s includes is quadratic there)', async () => {
     const run = (size: number) => new LiteralSearch(`${'a'.repeat(size / 8)}b${'a'.repeat(size / 8)}`).foundIn('a'.repeat(size));
     expect(run(16)).toBe(false);
-    expect(await growthRatio(run, 25_000)).toBeLessThan(LINEAR_GROWTH_BOUND);
+    expect(await workGrowth(run, 25_000)).toBeLessThanOrEqual(LINEAR_WORK_BOUND);
   });
 });
 
@@ -61,9 +62,12 @@ describe('occurrences', () => {
     expect([found.next().value, found.next().value]).toEqual([0, 1]);
   });
 
-  it('searches 40,000 identical lines for 20,000 of them and one more in linear time (starting at every line is quadratic)', async () => {
-    const run = (size: number) => [...occurrences(Array<string>(size).fill('}'), [...Array<string>(size / 2).fill('}'), 'z'])];
+  it('searches 40,000 identical lines for 20,000 of them and one more in linear work (starting at every line is quadratic)', async () => {
+    const lines = (size: number) => [Array<string>(size).fill('}'), [...Array<string>(size / 2).fill('}'), 'z']] as const;
+    const run = (size: number) => [...occurrences(...lines(size))];
     expect(run(8)).toEqual([]);
-    expect(await growthRatio(run, 2_500)).toBeLessThan(LINEAR_GROWTH_BOUND);
+    expect(await workGrowth(run, 2_500)).toBeLessThanOrEqual(LINEAR_WORK_BOUND);
+    // The same count on the quadratic search fails the bound: the meter can tell them apart.
+    expect(await workGrowth((size) => naiveOccurrences(...lines(size)), 250)).toBeGreaterThan(8);
   });
 });

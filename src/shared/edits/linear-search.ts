@@ -7,6 +7,7 @@
  * seconds), and matching a hunk line by line from every start is quadratic in lines.
  * Anything that searches model text in file text goes through here.
  */
+import { countWork } from '../work-meter';
 
 /** Literals up to this long are searched natively (see foundIn). */
 const NATIVE_SEARCH_MAX = 32;
@@ -19,12 +20,17 @@ export class LiteralSearch {
   constructor(readonly literal: string) {
     this.failure = new Int32Array(literal.length);
     let border = 0;
+    let steps = literal.length;
     for (let index = 1; index < literal.length; index += 1) {
       const code = literal.charCodeAt(index);
-      while (border > 0 && literal.charCodeAt(border) !== code) border = this.failure[border - 1]!;
+      while (border > 0 && literal.charCodeAt(border) !== code) {
+        border = this.failure[border - 1]!;
+        steps += 1;
+      }
       if (literal.charCodeAt(border) === code) border += 1;
       this.failure[index] = border;
     }
+    countWork(steps);
   }
 
   /** Whether `text` contains the literal (the empty literal is in every text). */
@@ -34,14 +40,27 @@ export class LiteralSearch {
     if (text.length < literal.length) return false;
     // A short literal costs the native search at most its length per character: linear,
     // and several times faster than this loop (an `@@` hint is a name, scanned for in every line).
-    if (literal.length <= NATIVE_SEARCH_MAX) return text.includes(literal);
+    if (literal.length <= NATIVE_SEARCH_MAX) {
+      // Counted at the native search's worst case: text × literal.
+      countWork(text.length * literal.length);
+      return text.includes(literal);
+    }
     let matched = 0;
+    let steps = 0;
     for (let index = 0; index < text.length; index += 1) {
       const code = text.charCodeAt(index);
-      while (matched > 0 && literal.charCodeAt(matched) !== code) matched = this.failure[matched - 1]!;
+      steps += 1;
+      while (matched > 0 && literal.charCodeAt(matched) !== code) {
+        matched = this.failure[matched - 1]!;
+        steps += 1;
+      }
       if (literal.charCodeAt(matched) === code) matched += 1;
-      if (matched === literal.length) return true;
+      if (matched === literal.length) {
+        countWork(steps);
+        return true;
+      }
     }
+    countWork(steps);
     return false;
   }
 }
@@ -58,19 +77,31 @@ export function* occurrences<T>(sequence: readonly T[], pattern: readonly T[], f
   if (pattern.length === 0 || pattern.length > sequence.length - from) return;
   const failure = new Int32Array(pattern.length);
   let border = 0;
+  // Comparisons made, reported before each yield and at the end (a caller may stop early).
+  let steps = pattern.length;
   for (let index = 1; index < pattern.length; index += 1) {
-    while (border > 0 && pattern[border] !== pattern[index]) border = failure[border - 1]!;
+    while (border > 0 && pattern[border] !== pattern[index]) {
+      border = failure[border - 1]!;
+      steps += 1;
+    }
     if (pattern[border] === pattern[index]) border += 1;
     failure[index] = border;
   }
   let matched = 0;
   for (let index = from; index < sequence.length; index += 1) {
     const element = sequence[index];
-    while (matched > 0 && pattern[matched] !== element) matched = failure[matched - 1]!;
+    steps += 1;
+    while (matched > 0 && pattern[matched] !== element) {
+      matched = failure[matched - 1]!;
+      steps += 1;
+    }
     if (pattern[matched] === element) matched += 1;
     if (matched === pattern.length) {
+      countWork(steps);
+      steps = 0;
       yield index - pattern.length + 1;
       matched = failure[matched - 1]!;
     }
   }
+  countWork(steps);
 }

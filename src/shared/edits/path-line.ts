@@ -3,6 +3,7 @@
  * code fences models wrap blocks in. Every check is a scan by hand or an anchored regex
  * without overlapping quantifiers: linear on any line.
  */
+import { countWork } from '../work-meter';
 
 /** Quotes and emphasis models wrap a path in (`path`, **path**, "path"); a colon may end it too. */
 const WRAPPING = '`*"\'';
@@ -46,6 +47,7 @@ function stripDecoration(line: string): { text: string; isCode: boolean } | null
   while (end > start && TRAILING.includes(line[end - 1]!)) {
     end -= 1;
   }
+  countWork(start + line.length - end + 1);
   if (end === start || end - start > MAX_PATH_LENGTH) return null;
   return { text: line.slice(start, end), isCode };
 }
@@ -59,6 +61,7 @@ function stripDecoration(line: string): { text: string; isCode: boolean } | null
 function hasPathShape(text: string, isCode: boolean): boolean {
   let hasLetterOrDigit = false;
   let hasSeparator = false;
+  countWork(text.length);
   for (const character of text) {
     if (LETTER_OR_DIGIT.test(character)) hasLetterOrDigit = true;
     else if (!PATH_PUNCTUATION.includes(character)) return false;
@@ -81,6 +84,7 @@ function listMarkerLength(line: string): number {
     length += 1;
   }
   while (isWhitespace(line[length])) length += 1;
+  countWork(length + 1);
   return length;
 }
 
@@ -90,13 +94,16 @@ function fenceLength(trimmed: string): number {
   if (character !== '`' && character !== '~') return 0;
   let length = 0;
   while (trimmed[length] === character) length += 1;
+  countWork(length);
   return length >= 3 ? length : 0;
 }
 
 /** A code fence that may open a block: ```` ``` ```` or ```` ```lang ```` (an info string has no backtick). */
 export function isFenceOpener(trimmed: string): boolean {
   const length = fenceLength(trimmed);
-  return length > 0 && (trimmed[0] === '~' || !trimmed.includes('`', length));
+  if (length === 0) return false;
+  countWork(trimmed.length);
+  return trimmed[0] === '~' || !trimmed.includes('`', length);
 }
 
 /** A bare code fence, which closes one: ```` ``` ```` or `~~~`, nothing after. */

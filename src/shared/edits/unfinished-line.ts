@@ -6,6 +6,8 @@
  * one delta's task (which blocked main for longer than a frame).
  */
 
+import { countWork } from '../work-meter';
+
 /** How many pieces are joined into one chunk. */
 const PIECES_PER_CHUNK = 1024;
 /** How much of the line `head` keeps (a preview on screen needs no more). */
@@ -22,6 +24,7 @@ export class UnfinishedLine {
   }
 
   add(piece: string): void {
+    countWork(piece.length);
     if (this.head.length < HEAD_CHARACTERS) this.head += piece.slice(0, HEAD_CHARACTERS - this.head.length);
     this.pieces.push(piece);
     if (this.pieces.length === PIECES_PER_CHUNK) {
@@ -33,6 +36,7 @@ export class UnfinishedLine {
   /** The line so far, which is forgotten. */
   take(): string {
     const text = this.chunks.length === 0 ? this.pieces.join('') : this.chunks.join('') + this.pieces.join('');
+    countWork(text.length + this.chunks.length + this.pieces.length);
     this.chunks = [];
     this.pieces = [];
     this.head = '';

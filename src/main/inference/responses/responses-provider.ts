@@ -15,6 +15,7 @@ import { stringOr, tokenCountOr } from '../server-json';
 import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool';
 import { ResponsesSocket } from './responses-socket';
 import { answerEvent, failedResponse, inBandError, incompleteReason, preloadEvent, preloadKey, type CreateEvent, type Preload, type ServerEvent } from './responses-wire';
+import { trimEndCharacter } from '../../../shared/trim-character';
 
 export interface ResponsesProviderOptions {
   /** http(s)://host/v1 or ws(s)://host/v1 */
@@ -44,7 +45,7 @@ export function responsesUrl(baseUrl: string): string {
     throw new InferenceFailure('bad-configuration', `The base URL must start with https:// (or http://, ws://, wss://), not ${url.protocol}//.`);
   }
   url.protocol = scheme;
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/responses`;
+  url.pathname = `${trimEndCharacter(url.pathname, '/')}/responses`;
   return url.toString();
 }
 
