@@ -36,6 +36,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     testConnection: notUsed,
     setApiKey: notUsed,
     deleteApiKey: notUsed,
+    allowProviderKey: notUsed,
     saveProvider: notUsed,
     removeProvider: notUsed,
     setProviderModel: notUsed,

@@ -13,6 +13,7 @@ import type {
   ConnectionTestResult,
   LatencyFigures,
   ModelListView,
+  KeyWithheldReason,
   ModelSlot,
   ProviderDraft,
   ProvidersState,
@@ -127,6 +128,11 @@ export const requests = {
   setApiKey: request<{ providerId: string; key: string }, ProvidersState>('credentials:set'),
   /** Removes a provider's key from the keychain. */
   deleteApiKey: request<{ providerId: string }, ProvidersState>('credentials:delete'),
+  /**
+   * The user lets a provider's held-back key go to the provider's origin, for the reason it
+   * was held back (`keyWithheld`): remembered per origin. Main decides the origin, never the page.
+   */
+  allowProviderKey: request<{ providerId: string; reason: KeyWithheldReason }, ProvidersState>('credentials:allow'),
   /**
    * Adds a provider (no `providerId`) or replaces one's settings (a preset's edit overrides
    * it). Main validates the draft; a refusal's message says which field and what to type.

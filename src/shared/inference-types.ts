@@ -54,10 +54,28 @@ export type ProviderOrigin =
   /** Built from FLINT_* variables for this run: read-only (models may be switched for the run). */
   | 'environment';
 
+/**
+ * Why a key Flint has is not sent to a provider's address until the user says so:
+ * - `other-origin`: an environment variable's key, and the address is not one its preset names
+ *   (OPENAI_API_KEY belongs to https://api.openai.com, not to a proxy or another provider);
+ * - `cleartext`: the address is plain http and not this machine, so the key would travel unencrypted.
+ */
+export type KeyWithheldReason = 'other-origin' | 'cleartext';
+
+export interface KeyWithheld {
+  reason: KeyWithheldReason;
+  /** In words, naming the key's source and the address (never the key). */
+  message: string;
+}
+
 export interface ProviderView extends ProviderConfig {
   keySource: KeySource;
   /** The variable the key came from, when `keySource` is 'environment'. */
   keyFromVariable?: string;
+  /** The origin (scheme, host, port) that receives this provider's key: the only one it is sent to. */
+  keyOrigin: string;
+  /** A key is there but not sent to `keyOrigin` until the user confirms, and why. */
+  keyWithheld?: KeyWithheld;
   origin: ProviderOrigin;
 }
 

@@ -74,7 +74,7 @@ async function measureContextBuild(root: string, config: string, log: (line: str
   const logger = createMemoryLogger();
   const env = { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: 'http://127.0.0.1:9/v1', FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-bench' };
   const { store } = await SettingsStore.load(config);
-  const inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger });
+  const inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), logger), env, logger });
   const files = new ProjectFiles(root);
   const history = new SaveHistory({ files, settleMs: 0 });
   const outline = projectOutline('bench', [{ path: 'src', kind: 'directory' }, { path, kind: 'file' }]);

@@ -16,6 +16,8 @@ import { startSimulator, type Simulator } from '../sim/simulator';
 const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
 const GOOD_KEY = 'sk-e2e-good-key-0123456789';
 const WRONG_KEY = 'sk-e2e-wrong-key';
+/** In the serve shell's environment, named by a provider the test adds at a plain-http address on another machine. */
+const GPU_KEY = 'sk-e2e-gpu-box-key';
 const MODEL = 'gpt-5.3-codex-spark';
 
 describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
@@ -30,6 +32,8 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
 
   const card = () => page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'From environment (FLINT_*)' });
   const keyStatus = () => card().getByLabel('Key status for From environment (FLINT_*)').innerText();
+  /** The environment provider's keychain account: the provider and the origin its key is for. */
+  const account = () => `environment@${new URL(sim.baseUrl).origin}`;
 
   beforeAll(async () => {
     workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-settings-'));
@@ -44,6 +48,7 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
       FLINT_MODEL: MODEL,
       FLINT_API_KEY: '',
       OPENAI_API_KEY: '',
+      GPU_BOX_API_KEY: GPU_KEY,
       DBUS_SESSION_BUS_ADDRESS: keyring.busAddress,
     });
     ({ browser, page, errors: pageErrors } = await openFlintPage(serve.url));
@@ -68,7 +73,9 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
     await card().getByLabel('API key for From environment (FLINT_*)').fill(GOOD_KEY);
     await card().getByRole('button', { name: 'Save key' }).click();
     await eventually(keyStatus, (text) => text.includes('OS keychain'), 'the key to be stored');
-    expect(await keychain.get('environment')).toBe(GOOD_KEY);
+    expect(await keyStatus()).toBe(`Key stored in the OS keychain for ${new URL(sim.baseUrl).origin}. Sent only to ${new URL(sim.baseUrl).origin}.`);
+    expect(await keychain.get(account())).toBe(GOOD_KEY);
+    expect(await keychain.get('environment')).toBeNull();
     expect(await card().getByLabel('API key for From environment (FLINT_*)').inputValue()).toBe('');
     expect(await page.content()).not.toContain(GOOD_KEY);
   });
@@ -91,7 +98,7 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
   it('replaces the key, and a wrong key fails the test in plain words', async () => {
     await card().getByLabel('API key for From environment (FLINT_*)').fill(WRONG_KEY);
     await card().getByRole('button', { name: 'Replace key' }).click();
-    await eventually(async () => keychain.get('environment'), (value) => value === WRONG_KEY, 'the key to be replaced');
+    await eventually(async () => keychain.get(account()), (value) => value === WRONG_KEY, 'the key to be replaced');
     await card().getByRole('button', { name: 'Test connection' }).click();
     await eventually(() => card().getByRole('status').innerText(), (text) => text.includes('rejected the API key'), 'a failed test');
   });
@@ -99,13 +106,39 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
   it('removes the key from the keychain', async () => {
     await card().getByRole('button', { name: 'Remove key' }).click();
     await eventually(keyStatus, (text) => text.includes('No key yet'), 'the key to be gone');
-    expect(await keychain.get('environment')).toBeNull();
+    expect(await keychain.get(account())).toBeNull();
+  });
+
+  it('holds back a variable’s key from an address it was not given for, and from plain http, until the user says yes to each', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Add a provider…' }).click();
+    const form = dialog.getByRole('form', { name: 'Add a provider' });
+    await form.getByLabel('Name').fill('GPU box');
+    await form.getByLabel('Base URL').fill('http://gpu-box.lan:8000/v1');
+    await form.getByLabel('Fast model').fill('qwen3-coder');
+    await form.getByLabel('Key variable (optional)').fill('GPU_BOX_API_KEY');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const gpu = dialog.getByRole('region', { name: 'GPU box' });
+    const note = () => gpu.getByRole('note').innerText();
+    expect(await eventually(note, (text) => text.includes('GPU_BOX_API_KEY'), 'the held-back key')).toContain(
+      'GPU_BOX_API_KEY is set, but no provider Flint ships uses it: it is not sent to http://gpu-box.lan:8000 unless you allow it in Settings.',
+    );
+    await gpu.getByRole('button', { name: 'Send GPU_BOX_API_KEY to gpu-box.lan:8000' }).click();
+    expect(await eventually(note, (text) => text.includes('not encrypted'), 'the cleartext question')).toContain('which is not encrypted (http)');
+    await page.screenshot({ path: join(OUTPUT, 'settings-key-held-back.png') });
+    await gpu.getByRole('button', { name: 'Send the key unencrypted to gpu-box.lan:8000' }).click();
+    const status = await eventually(() => gpu.getByLabel('Key status for GPU box').innerText(), (text) => text.includes('Sent only to'), 'the key to be allowed');
+    expect(status).toBe('Key from the environment variable GPU_BOX_API_KEY (not stored). Sent only to http://gpu-box.lan:8000.');
+    expect(await gpu.getByRole('note').count()).toBe(0);
+    const settings = JSON.parse(await readFile(join(workspace, 'config', 'settings.json'), 'utf8')) as { keyConsents: unknown };
+    expect(settings.keyConsents).toEqual({ variables: { GPU_BOX_API_KEY: ['http://gpu-box.lan:8000'] }, cleartext: ['http://gpu-box.lan:8000'] });
+    expect(await page.content()).not.toContain(GPU_KEY);
   });
 
   it('kept every key out of settings.json, the log and the page', async () => {
     // Nothing may have been written at all; if something was, it holds no key.
     const settings = await readFile(join(workspace, 'config', 'settings.json'), 'utf8').catch(() => '');
-    for (const key of [GOOD_KEY, WRONG_KEY]) {
+    for (const key of [GOOD_KEY, WRONG_KEY, GPU_KEY]) {
       expect(settings).not.toContain(key);
       expect(serve.stderr()).not.toContain(key);
     }

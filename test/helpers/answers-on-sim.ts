@@ -80,7 +80,7 @@ async function startRun(sim: Simulator, project: TempProject, config: string, ke
   const logger = createMemoryLogger();
   const fullEnv = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', FLINT_DEEP_MODEL: 'spark-deep', ...env };
   const { store } = await SettingsStore.load(config);
-  const inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), fullEnv, logger), env: fullEnv, logger });
+  const inference = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), logger), env: fullEnv, logger });
   const workspace = new Workspace({ journalFolder: join(config, 'journals'), logger });
   const prompts = new PromptBuilder({ inference, project: () => workspace.project });
   const answers = new AnswerService({ workspace, inference, buildPrompt: (request) => prompts.build(request), logger, ...(keep ? { historyFolder: join(config, 'conversations') } : {}) });

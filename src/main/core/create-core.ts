@@ -44,7 +44,7 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
   const { store: settings, notice } = await SettingsStore.load(options.configDirectory);
   if (notice) logger.warn(notice);
   const env = options.env ?? process.env;
-  const credentials = new CredentialService(options.secretStore ?? new KeytarSecretStore(), env, logger);
+  const credentials = new CredentialService(options.secretStore ?? new KeytarSecretStore(), logger);
   const inference = new InferenceService({
     settings,
     credentials,

@@ -10,7 +10,7 @@ import type { Disposable } from '../lifecycle';
 
 export type InferenceHandlers = Pick<
   RequestHandlers,
-  'getProviders' | 'setActiveProvider' | 'testConnection' | 'setApiKey' | 'deleteApiKey' | 'saveProvider' | 'removeProvider' | 'setProviderModel' | 'listModels'
+  'getProviders' | 'setActiveProvider' | 'testConnection' | 'setApiKey' | 'deleteApiKey' | 'allowProviderKey' | 'saveProvider' | 'removeProvider' | 'setProviderModel' | 'listModels'
 >;
 
 export function createInferenceHandlers(inference: InferenceService): InferenceHandlers {
@@ -20,6 +20,7 @@ export function createInferenceHandlers(inference: InferenceService): InferenceH
     testConnection: ({ providerId }) => inference.testConnection(providerId),
     setApiKey: ({ providerId, key }) => inference.setKey(providerId, key),
     deleteApiKey: ({ providerId }) => inference.deleteKey(providerId),
+    allowProviderKey: ({ providerId, reason }) => inference.allowKey(providerId, reason),
     saveProvider: ({ providerId, draft }) => inference.saveProvider(providerId ?? null, draft),
     removeProvider: ({ providerId }) => inference.removeProvider(providerId),
     setProviderModel: ({ providerId, slot, model }) => inference.setModel(providerId, slot, model),

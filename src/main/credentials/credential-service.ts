@@ -1,10 +1,14 @@
 /**
- * API keys per provider: the OS keychain first, environment variables as a fallback.
+ * API keys in the OS keychain, each bound to the address it was given for.
  *
- * Keys leave this service only to the code that opens a provider connection. They are
- * never returned to the renderer, logged, or written anywhere but the keychain.
+ * A keychain entry is named by the provider and the origin its key is for
+ * (`openai@https://api.openai.com`): a provider whose base URL moves to another origin, or
+ * a new provider that happens to get an old one's id, finds no key. Which key a request may
+ * carry (keychain, environment, consent) is decided above this, in inference/provider-keys.ts.
+ *
+ * Keys leave this service only to that code. They are never returned to the renderer,
+ * logged, or written anywhere but the keychain.
  */
-import type { KeySource, ProviderConfig } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { Logger } from '../logger';
 import { SecretStoreUnavailableError, type SecretStore } from './secret-store';
@@ -12,11 +16,15 @@ import { SecretStoreUnavailableError, type SecretStore } from './secret-store';
 /** Keys are short tokens; 8 KB is generous and keeps the keychain sane. */
 const MAX_KEY_LENGTH = 8192;
 
-export interface ResolvedKey {
-  key: string | null;
-  source: KeySource;
-  /** The environment variable the key came from. */
-  variable?: string;
+/** Who a stored key is for: a provider, at one origin (`https://api.openai.com`). */
+export interface KeyAddress {
+  providerId: string;
+  origin: string;
+}
+
+/** The keychain account of an address. */
+export function keychainAccount(address: KeyAddress): string {
+  return `${address.providerId}@${address.origin}`;
 }
 
 export class CredentialService {
@@ -24,7 +32,6 @@ export class CredentialService {
 
   constructor(
     private readonly store: SecretStore,
-    private readonly env: NodeJS.ProcessEnv,
     private readonly logger: Logger,
   ) {}
 
@@ -33,33 +40,46 @@ export class CredentialService {
     return this.keychainProblem === null ? { available: true } : { available: false, message: this.keychainProblem };
   }
 
-  async resolve(provider: ProviderConfig): Promise<ResolvedKey> {
-    try {
-      const stored = await this.store.get(provider.id);
-      this.keychainProblem = null;
-      if (stored) return { key: stored, source: 'keychain' };
-    } catch (error) {
-      this.noteUnavailable(error);
-    }
-    // Only the provider's own variable: a key meant for one endpoint never goes to another.
-    // (The FLINT_* provider's own variable is FLINT_API_KEY.)
-    const variable = provider.keyVariable;
-    const value = variable ? this.env[variable]?.trim() : undefined;
-    if (variable && value) return { key: value, source: 'environment', variable };
-    return { key: null, source: provider.keyOptional ? 'not-needed' : 'none' };
+  /** The key stored for `address`; null when none is, or the keychain cannot be used (see keychainStatus). */
+  async stored(address: KeyAddress): Promise<string | null> {
+    return this.read(keychainAccount(address));
   }
 
-  async set(providerId: string, key: string): Promise<void> {
+  /**
+   * A key stored by an older Flint under the bare provider id, moved to `address` (the one
+   * origin the caller knows it was for) and removed from the old name; null if none.
+   */
+  async adoptLegacy(address: KeyAddress): Promise<string | null> {
+    const legacy = await this.read(address.providerId);
+    if (legacy === null) return null;
+    await this.set(address, legacy);
+    await this.guard(() => this.store.delete(address.providerId));
+    this.logger.info(`moved the keychain entry of ${address.providerId} to ${keychainAccount(address)}`);
+    return legacy;
+  }
+
+  async set(address: KeyAddress, key: string): Promise<void> {
     const trimmed = key.trim();
     if (trimmed.length === 0) throw new FlintFailure('invalid-input', 'Paste a key first.');
     if (trimmed.length > MAX_KEY_LENGTH) throw new FlintFailure('invalid-input', `That key is longer than ${MAX_KEY_LENGTH} characters.`);
     // A key never contains control characters; one that does is a paste accident.
     if (/\p{Cc}/u.test(trimmed)) throw new FlintFailure('invalid-input', 'That key contains control characters (a line break?); paste it again.');
-    await this.guard(() => this.store.set(providerId, trimmed));
+    await this.guard(() => this.store.set(keychainAccount(address), trimmed));
   }
 
-  async delete(providerId: string): Promise<boolean> {
-    return this.guard(() => this.store.delete(providerId));
+  async delete(address: KeyAddress): Promise<boolean> {
+    return this.guard(() => this.store.delete(keychainAccount(address)));
+  }
+
+  private async read(account: string): Promise<string | null> {
+    try {
+      const stored = await this.store.get(account);
+      this.keychainProblem = null;
+      return stored || null;
+    } catch (error) {
+      this.noteUnavailable(error);
+      return null;
+    }
   }
 
   private async guard<T>(operation: () => Promise<T>): Promise<T> {

@@ -22,12 +22,12 @@ describe('the keychain with no Secret Service', () => {
     await expect(store.get('openai')).rejects.toBeInstanceOf(SecretStoreUnavailableError);
   });
 
-  it('refuses to store a key with the keychain-unavailable code, and still finds the key in the environment', async () => {
-    const provider = { id: 'openai', kind: 'openai-responses', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'm', keyVariable: 'OPENAI_API_KEY' } as const;
-    const credentials = new CredentialService(new KeytarSecretStore(`Flint-test-${process.pid}`), { OPENAI_API_KEY: 'sk-from-env' }, createMemoryLogger());
-    await expect(credentials.set('openai', 'sk-never-stored')).rejects.toMatchObject({ code: 'keychain-unavailable', message: expect.stringContaining('No OS keychain is available') });
-    await expect(credentials.delete('openai')).rejects.toMatchObject({ code: 'keychain-unavailable' });
-    expect(await credentials.resolve(provider)).toEqual({ key: 'sk-from-env', source: 'environment', variable: 'OPENAI_API_KEY' });
+  it('refuses to store a key with the keychain-unavailable code, reads none, and says why', async () => {
+    const credentials = new CredentialService(new KeytarSecretStore(`Flint-test-${process.pid}`), createMemoryLogger());
+    const address = { providerId: 'openai', origin: 'https://api.openai.com' };
+    await expect(credentials.set(address, 'sk-never-stored')).rejects.toMatchObject({ code: 'keychain-unavailable', message: expect.stringContaining('No OS keychain is available') });
+    await expect(credentials.delete(address)).rejects.toMatchObject({ code: 'keychain-unavailable' });
+    expect(await credentials.stored(address)).toBeNull();
     expect(credentials.keychainStatus).toMatchObject({ available: false, message: expect.stringContaining('No OS keychain is available') });
   });
 });

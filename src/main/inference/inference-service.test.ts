@@ -33,7 +33,7 @@ describe('InferenceService', () => {
     const logger = createMemoryLogger();
     secrets = new MemorySecretStore();
     const fullEnv = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', ...env };
-    service = new InferenceService({ settings: store, credentials: new CredentialService(secrets, fullEnv, logger), env: fullEnv, logger });
+    service = new InferenceService({ settings: store, credentials: new CredentialService(secrets, logger), env: fullEnv, logger });
     // Everything the UI could ever receive, serialized as it would be.
     wire = [];
     service.onDidChangeConnection((event) => wire.push(JSON.stringify(event)));
@@ -81,17 +81,26 @@ describe('InferenceService', () => {
     expect(end).toMatchObject({ outcome: 'completed', latency: { model: 'spark' } });
   });
 
-  it('stores, replaces and removes a key in the keychain, preferring it over the environment', async () => {
-    await setUp({ FLINT_API_KEY: 'sk-from-env' });
+  it('stores, replaces and removes a key in the keychain under the provider and its origin', async () => {
+    await setUp({});
+    const account = `environment@${new URL(sim.baseUrl).origin}`;
     let state = await service.setKey('environment', `  ${KEY}  `);
-    expect(state.providers.find((provider) => provider.id === 'environment')!.keySource).toBe('keychain');
-    expect(secrets.secrets.get('environment')).toBe(KEY);
+    expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'keychain', keyOrigin: new URL(sim.baseUrl).origin });
+    expect(secrets.secrets.get(account)).toBe(KEY);
     state = await service.setKey('environment', 'sk-replaced');
-    expect(secrets.secrets.get('environment')).toBe('sk-replaced');
+    expect(secrets.secrets.get(account)).toBe('sk-replaced');
     state = await service.deleteKey('environment');
-    expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY' });
+    expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'none' });
+    expect(secrets.secrets.size).toBe(0);
     await expect(service.setKey('environment', 'sk\nbroken')).rejects.toThrow('control characters');
     await expect(service.setKey('nope', KEY)).rejects.toMatchObject({ code: 'invalid-provider', message: expect.stringContaining('no provider named') });
+  });
+
+  it('lets FLINT_API_KEY, given with FLINT_BASE_URL, win over the keychain for that run', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    const state = await service.setKey('environment', 'sk-stored-earlier');
+    expect(state.providers.find((provider) => provider.id === 'environment')).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY' });
+    expect((await answer({ prompt: 'hello', depth: 'fast' })).end.outcome).toBe('completed');
   });
 
   it('tests a connection: success with figures, and a rejected key in plain words', async () => {
@@ -184,7 +193,7 @@ describe('InferenceService', () => {
     const { store } = await SettingsStore.load(config.root);
     const logger = createMemoryLogger();
     const env = { FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'spark', FLINT_API_KEY: KEY };
-    service = new InferenceService({ settings: store, credentials: new CredentialService(secrets, env, logger), env, logger, preloadInstructions: () => 'You are Flint.' });
+    service = new InferenceService({ settings: store, credentials: new CredentialService(secrets, logger), env, logger, preloadInstructions: () => 'You are Flint.' });
     await service.warm();
     await waitFor(() => sim.requests.filter((request) => request.body.generate === false).length === 2, 'both sockets pre-loaded');
     await answer({ prompt: 'hello', depth: 'fast', instructions: 'You are Flint.' });
@@ -226,7 +235,7 @@ describe('InferenceService, when building a provider fails with a bug', () => {
     const factory = (): never => {
       throw new TypeError(`Cannot read properties of undefined (reading 'model') near ${KEY}`);
     };
-    service = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger, factory });
+    service = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), logger), env, logger, factory });
     await expect(service.openStream({ prompt: 'x', depth: 'fast' }, { onDelta: () => undefined, onEnd: () => undefined })).rejects.toMatchObject({
       code: 'internal',
       message: INTERNAL_ERROR_MESSAGE,

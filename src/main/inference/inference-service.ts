@@ -13,6 +13,7 @@ import {
   type ModelSlot,
   type ProviderConfig,
   type ProviderDraft,
+  type KeyWithheldReason,
   type ProvidersState,
 } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
@@ -27,6 +28,7 @@ import { runConnectionTest } from './connection-test';
 import { modelUnavailableMessage, noKeyMessage } from './provider-messages';
 import { ModelListCache, type FetchLike } from './model-list';
 import { ProviderDirectory } from './provider-directory';
+import { ProviderKeys, type ResolvedKey } from './provider-keys';
 import { redactingLogger } from './redacting-logger';
 import { ResponsesProvider } from './responses/responses-provider';
 import { INTERNAL_ERROR_MESSAGE } from './run-model-stream';
@@ -57,6 +59,8 @@ export interface InferenceServiceOptions {
 
 export class InferenceService implements Disposable {
   private readonly directory: ProviderDirectory;
+  /** The one rule for which key a request may carry (bound to its origin). */
+  private readonly keys: ProviderKeys;
   private readonly modelLists: ModelListCache;
   private active: { id: string; provider: InferenceProvider; subscription: Disposable } | null = null;
   /** Bumped whenever the active provider is closed: a build that started earlier is stale. */
@@ -73,6 +77,7 @@ export class InferenceService implements Disposable {
 
   constructor(private readonly options: InferenceServiceOptions) {
     this.directory = new ProviderDirectory(options.settings, options.env);
+    this.keys = new ProviderKeys({ credentials: options.credentials, settings: options.settings, env: options.env, find: (id) => this.directory.find(id) });
     this.modelLists = new ModelListCache(options.modelList);
     for (const problem of this.directory.problems) options.logger.warn(problem);
   }
@@ -91,8 +96,15 @@ export class InferenceService implements Disposable {
   async listProviders(): Promise<ProvidersState> {
     const providers = await Promise.all(
       this.directory.providers.map(async (provider) => {
-        const resolved = await this.options.credentials.resolve(provider);
-        return { ...provider, keySource: resolved.source, origin: this.directory.origin(provider.id), ...(resolved.variable ? { keyFromVariable: resolved.variable } : {}) };
+        const resolved = await this.keys.resolve(provider);
+        return {
+          ...provider,
+          keySource: resolved.source,
+          keyOrigin: resolved.origin,
+          origin: this.directory.origin(provider.id),
+          ...(resolved.variable ? { keyFromVariable: resolved.variable } : {}),
+          ...(resolved.withheld ? { keyWithheld: resolved.withheld } : {}),
+        };
       }),
     );
     const chosen = this.options.settings.value.activeProvider;
@@ -110,7 +122,7 @@ export class InferenceService implements Disposable {
   async saveProvider(providerId: string | null, draft: ProviderDraft): Promise<ProvidersState> {
     const before = providerId === null ? null : this.directory.find(providerId);
     const saved = await this.directory.save(providerId, draft);
-    await this.forgetKeyIfMoved(saved.id, before);
+    await this.forgetKeyIfMoved(before, saved);
     await this.afterChange(saved.id);
     return this.listProviders();
   }
@@ -120,22 +132,23 @@ export class InferenceService implements Disposable {
     const wasActive = providerId === this.activeProviderId;
     const before = this.directory.find(providerId);
     await this.directory.remove(providerId);
-    await this.forgetKeyIfMoved(providerId, before);
+    await this.forgetKeyIfMoved(before, this.directory.find(providerId));
     this.modelLists.forget(providerId);
     if (wasActive || providerId === this.activeProviderId) await this.restart();
     return this.listProviders();
   }
 
-  /**
-   * A key in the keychain belongs to the provider's address: when the provider is removed or
-   * its base URL moves to another origin, the key goes (a later provider of the same name, or
-   * the new address, must not receive it; the user enters it again for the new one).
-   */
-  private async forgetKeyIfMoved(providerId: string, before: ProviderConfig | undefined | null): Promise<void> {
+  /** A removed provider's key, or a moved one's for its old origin, leaves the keychain (it could never be sent again). */
+  private async forgetKeyIfMoved(before: ProviderConfig | undefined | null, after: ProviderConfig | undefined): Promise<void> {
     if (!before) return;
-    const after = this.directory.find(providerId);
-    if (after && originOf(after.baseUrl) === originOf(before.baseUrl)) return;
-    await this.options.credentials.delete(providerId).catch((error: unknown) => this.options.logger.warn('could not remove a moved provider’s key', error));
+    await this.keys.forgetIfMoved(before, after).catch((error: unknown) => this.options.logger.warn('could not remove a moved provider’s key', error));
+  }
+
+  /** The user lets the provider's withheld key go to its origin (see ProviderKeys.allow). */
+  async allowKey(providerId: string, reason: KeyWithheldReason): Promise<ProvidersState> {
+    await this.keys.allow(this.requireProvider(providerId), reason);
+    await this.afterChange(providerId);
+    return this.listProviders();
   }
 
   /** Switches a provider's fast or deep model (the picker in Settings, a failure's offer). */
@@ -148,7 +161,7 @@ export class InferenceService implements Disposable {
   /** The models `providerId` serves to its key (cached; `refresh` fetches again). */
   async listModels(providerId: string, request: { refresh?: boolean; filter?: string } = {}): Promise<ModelListView> {
     const config = this.directory.require(providerId);
-    const resolved = await this.options.credentials.resolve(config);
+    const resolved = await this.keys.resolve(config);
     const configured = [config.model, ...(config.deepModel ? [config.deepModel] : [])];
     return this.modelLists.list({ id: config.id, baseUrl: config.baseUrl, apiKey: resolved.key, configured }, request);
   }
@@ -166,15 +179,13 @@ export class InferenceService implements Disposable {
   }
 
   async setKey(providerId: string, key: string): Promise<ProvidersState> {
-    this.requireProvider(providerId);
-    await this.options.credentials.set(providerId, key);
+    await this.keys.set(this.requireProvider(providerId), key);
     if (providerId === this.activeProviderId) await this.restart();
     return this.listProviders();
   }
 
   async deleteKey(providerId: string): Promise<ProvidersState> {
-    this.requireProvider(providerId);
-    await this.options.credentials.delete(providerId);
+    await this.keys.delete(this.requireProvider(providerId));
     if (providerId === this.activeProviderId) await this.restart();
     return this.listProviders();
   }
@@ -199,10 +210,9 @@ export class InferenceService implements Disposable {
   /** Why nothing can be asked of the active provider (no key), in words; null when it can be. */
   async missingKeyMessage(): Promise<string | null> {
     const config = this.requireProvider(this.activeProviderId);
-    if (config.keyOptional) return null;
-    const resolved = await this.options.credentials.resolve(config);
-    if (resolved.key) return null;
-    return noKeyMessage(config);
+    const resolved = await this.keys.resolve(config);
+    if (resolved.key || (config.keyOptional && !resolved.withheld)) return null;
+    return keyMissingMessage(config, resolved);
   }
 
   /**
@@ -242,7 +252,7 @@ export class InferenceService implements Disposable {
     const keypressAt = toLocalTime(input.keypressEpochMs);
     const config = this.requireProvider(this.activeProviderId);
     const provider = await this.ensureProvider();
-    if (!provider) throw new FlintFailure('no-key', noKeyMessage(config));
+    if (!provider) throw new FlintFailure('no-key', this.connection.state === 'no-key' && this.connection.message ? this.connection.message : noKeyMessage(config));
     const { model } = this.modelFor(input.depth);
     const request: StreamRequest = {
       model,
@@ -264,9 +274,9 @@ export class InferenceService implements Disposable {
   /** Sends a tiny request to a provider and reports the outcome in plain words. */
   async testConnection(providerId: string): Promise<ConnectionTestResult> {
     const config = this.requireProvider(providerId);
-    const resolved = await this.options.credentials.resolve(config);
-    if (!resolved.key && !config.keyOptional) {
-      return { ok: false, message: noKeyMessage(config) };
+    const resolved = await this.keys.resolve(config);
+    if (!resolved.key && (!config.keyOptional || resolved.withheld)) {
+      return { ok: false, message: keyMissingMessage(config, resolved) };
     }
     const factory = this.options.factory ?? defaultProviderFactory;
     let provider: InferenceProvider;
@@ -323,10 +333,10 @@ export class InferenceService implements Disposable {
     this.closeActive();
     const generation = this.generation;
     const config = this.requireProvider(id);
-    const resolved = await this.options.credentials.resolve(config);
+    const resolved = await this.keys.resolve(config);
     if (generation !== this.generation) return 'stale';
-    if (!resolved.key && !config.keyOptional) {
-      this.setConnection(id, { state: 'no-key', message: noKeyMessage(config) });
+    if (!resolved.key && (!config.keyOptional || resolved.withheld)) {
+      this.setConnection(id, { state: 'no-key', message: keyMissingMessage(config, resolved) });
       return null;
     }
     let provider: InferenceProvider;
@@ -382,10 +392,7 @@ function toLocalTime(epochMs: number | undefined): number {
   return local <= now && now - local < 10_000 ? local : now;
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
+/** Why a request has no key: the key held back (and why), or none at all. */
+function keyMissingMessage(config: ProviderConfig, resolved: ResolvedKey): string {
+  return resolved.withheld?.message ?? noKeyMessage(config);
 }

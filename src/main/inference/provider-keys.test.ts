@@ -1,72 +1,140 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemorySecretStore } from '../../../test/helpers/test-core';
-import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
-import { CredentialService } from '../credentials/credential-service';
-import { createMemoryLogger } from '../logger';
-import { SettingsStore } from '../settings/settings-store';
-import { InferenceService } from './inference-service';
+import { createKeyWire, type KeyWire } from '../../../test/helpers/key-wire';
 import { readIds } from './model-list';
 
 /**
- * A provider's key goes only to the address it was given for: a removed provider's key is
- * forgotten, a moved one's too, and no provider can name another secret of the environment.
+ * A key goes only to the origin it was given for, whatever its source, on every path that
+ * sends one (model list, warm-up, Test connection). Each case is one the issue reproduced.
  */
-describe('provider keys and model lists', () => {
-  let config: TempProject | undefined;
-  let service: InferenceService | undefined;
-  /** Every GET /models: the address and the Authorization header it carried. */
-  const seen: Array<{ url: string; auth: string | null }> = [];
-
-  async function setUp(env: NodeJS.ProcessEnv) {
-    config = await createTempProject();
-    const { store } = await SettingsStore.load(config.root);
-    const logger = createMemoryLogger();
-    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-      seen.push({ url: String(url), auth: new Headers(init?.headers).get('authorization') });
-      return new Response(JSON.stringify({ data: [{ id: 'm' }] }), { status: 200, headers: { 'content-type': 'application/json' } });
-    }) as typeof globalThis.fetch;
-    service = new InferenceService({ settings: store, credentials: new CredentialService(new MemorySecretStore(), env, logger), env, logger, modelList: { fetch } });
-    return service;
-  }
+describe('provider keys', () => {
+  let wire: KeyWire;
+  const keysSentTo = (origin: string) => [...new Set(wire.sent.filter((sent) => sent.origin === origin).map((sent) => sent.key))];
 
   afterEach(async () => {
-    service?.dispose();
-    await config?.remove();
-    seen.length = 0;
+    await wire?.dispose();
   });
 
-  it('forgets a removed provider’s key: a new provider that happens to get the same id must not inherit it', async () => {
-    const inference = await setUp({});
-    await inference.saveProvider(null, { kind: 'openai-chat', label: 'My proxy', baseUrl: 'https://proxy-a.example/v1', model: 'm' });
-    await inference.setKey('my-proxy', 'sk-secret-for-proxy-a');
-    await inference.removeProvider('my-proxy');
-    // Months later: another endpoint, typed with the same name.
-    await inference.saveProvider(null, { kind: 'openai-chat', label: 'My proxy', baseUrl: 'https://someone-else.example/v1', model: 'm' });
-    await inference.listModels('my-proxy');
-    expect(seen.at(-1)).toEqual({ url: 'https://someone-else.example/v1/models', auth: null });
+  it('never sends a key saved for the environment provider at one address to the address of a later run', async () => {
+    wire = await createKeyWire();
+    const openai = await wire.run({ FLINT_BASE_URL: 'https://api.openai.com/v1' });
+    await openai.setKey('environment', 'sk-openai-key');
+    await openai.listModels('environment');
+    expect(keysSentTo('https://api.openai.com')).toEqual(['sk-openai-key']);
+    // Run 2: another address and the key meant for it, over plain http.
+    const gpu = await wire.run({ FLINT_PROVIDER: 'openai-chat', FLINT_BASE_URL: 'http://gpu-box.lan:8000/v1', FLINT_API_KEY: 'sk-meant-for-gpu-box' });
+    await gpu.listModels('environment');
+    await gpu.warm();
+    expect(await gpu.testConnection('environment')).toMatchObject({ ok: false, message: expect.stringContaining('not encrypted (http)') });
+    const view = (await gpu.listProviders()).providers.find((provider) => provider.id === 'environment')!;
+    expect(view).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY', keyOrigin: 'http://gpu-box.lan:8000', keyWithheld: { reason: 'cleartext' } });
+    expect(keysSentTo('http://gpu-box.lan:8000')).toEqual([null]);
+    // The user says yes to the unencrypted address: FLINT_API_KEY, never the OpenAI key.
+    await gpu.allowKey('environment', 'cleartext');
+    await gpu.listModels('environment', { refresh: true });
+    expect(keysSentTo('http://gpu-box.lan:8000')).toEqual([null, 'sk-meant-for-gpu-box']);
+    // Remembered for that origin: the next run needs no second yes.
+    await (await wire.run({ FLINT_PROVIDER: 'openai-chat', FLINT_BASE_URL: 'http://gpu-box.lan:8000/v1', FLINT_API_KEY: 'sk-meant-for-gpu-box' })).listModels('environment');
+    expect(wire.sent.at(-1)).toEqual({ origin: 'http://gpu-box.lan:8000', via: 'models', key: 'sk-meant-for-gpu-box' });
   });
 
-  it('refuses a key variable that is not an *_API_KEY name, so no other secret of the environment can be sent', async () => {
-    const inference = await setUp({ GITHUB_TOKEN: 'ghp_not_an_llm_key', AWS_SECRET_ACCESS_KEY: 'aws-secret' });
-    for (const keyVariable of ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY']) {
-      await expect(inference.saveProvider(null, { kind: 'openai-chat', label: 'x', baseUrl: 'https://attacker.example/v1', model: 'm', keyVariable })).rejects.toThrow(/ending in _API_KEY/);
-    }
-    expect(seen).toEqual([]);
+  it('sends an environment variable’s key only to its preset’s origin until the user allows another', async () => {
+    wire = await createKeyWire();
+    const inference = await wire.run({ OPENAI_API_KEY: 'sk-openai-env' });
+    await inference.listModels('openai');
+    expect(keysSentTo('https://api.openai.com')).toEqual(['sk-openai-env']);
+    // The preset edited to point at a proxy, and a custom provider naming the same variable.
+    await inference.saveProvider('openai', { kind: 'openai-responses', label: 'OpenAI', baseUrl: 'http://proxy.example:8080/v1', model: 'gpt-5.3-codex-spark', keyVariable: 'OPENAI_API_KEY' });
+    await inference.saveProvider(null, { kind: 'openai-chat', label: 'Attacker', baseUrl: 'http://attacker.example/v1', model: 'm', keyVariable: 'OPENAI_API_KEY' });
+    await inference.setActiveProvider('openai');
+    await inference.listModels('openai');
+    await inference.listModels('attacker');
+    await inference.testConnection('attacker');
+    expect(keysSentTo('http://proxy.example:8080')).toEqual([null]);
+    expect(keysSentTo('http://attacker.example')).toEqual([null]);
+    const proxy = (await inference.listProviders()).providers.find((provider) => provider.id === 'openai')!;
+    expect(proxy.keyWithheld).toEqual({ reason: 'other-origin', message: 'OPENAI_API_KEY is set, but it is the key for https://api.openai.com: it is not sent to http://proxy.example:8080 unless you allow it in Settings.' });
+    // Allowing the origin is one yes; plain http to another machine is a second.
+    await inference.allowKey('openai', 'other-origin');
+    expect((await inference.listProviders()).providers.find((provider) => provider.id === 'openai')!.keyWithheld).toMatchObject({ reason: 'cleartext' });
+    await expect(inference.allowKey('openai', 'other-origin')).rejects.toMatchObject({ code: 'invalid-state' });
+    await inference.allowKey('openai', 'cleartext');
+    await inference.listModels('openai', { refresh: true });
+    expect(keysSentTo('http://proxy.example:8080')).toEqual([null, 'sk-openai-env']);
+    // The custom provider at another origin still gets nothing.
+    await inference.listModels('attacker', { refresh: true });
+    expect(keysSentTo('http://attacker.example')).toEqual([null]);
   });
 
-  it('forgets the key when a provider’s address moves to another origin (the new address must not receive it)', async () => {
-    const inference = await setUp({});
+  it('never gives a key to a same-named provider elsewhere after the settings were damaged and reset', async () => {
+    wire = await createKeyWire();
+    const first = await wire.run({});
+    await first.saveProvider(null, { kind: 'openai-chat', label: 'My proxy', baseUrl: 'https://proxy-a.example/v1', model: 'm' });
+    await first.setKey('my-proxy', 'sk-secret-for-proxy-a');
+    await wire.damageSettings();
+    const second = await wire.run({});
+    await second.saveProvider(null, { kind: 'openai-chat', label: 'My proxy', baseUrl: 'https://someone-else.example/v1', model: 'm' });
+    await second.listModels('my-proxy');
+    await second.testConnection('my-proxy');
+    expect(keysSentTo('https://someone-else.example')).toEqual([null]);
+    expect((await second.listProviders()).providers.find((provider) => provider.id === 'my-proxy')).toMatchObject({ keySource: 'none', keyOrigin: 'https://someone-else.example' });
+  });
+
+  it('forgets a removed provider’s key, and a moved one’s for its old origin', async () => {
+    wire = await createKeyWire();
+    const inference = await wire.run({});
     await inference.saveProvider(null, { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-a.example/v1', model: 'm' });
     await inference.setKey('proxy', 'sk-for-proxy-a');
     // Another path on the same origin keeps it.
     await inference.saveProvider('proxy', { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-a.example/v2', model: 'm' });
     await inference.listModels('proxy');
-    expect(seen.at(-1)).toEqual({ url: 'https://proxy-a.example/v2/models', auth: 'Bearer sk-for-proxy-a' });
+    expect(wire.sent.at(-1)).toEqual({ origin: 'https://proxy-a.example', via: 'models', key: 'sk-for-proxy-a' });
     await inference.saveProvider('proxy', { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-b.example/v1', model: 'm' });
     await inference.listModels('proxy', { refresh: true });
-    expect(seen.at(-1)).toEqual({ url: 'https://proxy-b.example/v1/models', auth: null });
+    expect(wire.sent.at(-1)).toEqual({ origin: 'https://proxy-b.example', via: 'models', key: null });
+    expect(wire.secrets.secrets.size).toBe(0);
+    await inference.setKey('proxy', 'sk-for-proxy-b');
+    await inference.removeProvider('proxy');
+    expect(wire.secrets.secrets.size).toBe(0);
   });
 
+  it('sends keys over plain http to this machine without asking (a local server or the simulator)', async () => {
+    wire = await createKeyWire();
+    const inference = await wire.run({ FLINT_BASE_URL: 'http://127.0.0.1:8787/v1', FLINT_API_KEY: 'sk-local' });
+    await inference.saveProvider(null, { kind: 'openai-chat', label: 'Local', baseUrl: 'http://localhost:9000/v1', model: 'm' });
+    await inference.setKey('local', 'sk-localhost');
+    await inference.listModels('environment');
+    await inference.listModels('local');
+    expect(keysSentTo('http://127.0.0.1:8787')).toEqual(['sk-local']);
+    expect(keysSentTo('http://localhost:9000')).toEqual(['sk-localhost']);
+  });
+
+  it('moves a preset’s key stored by an older Flint under its bare id to the preset’s own origin, and never guesses for others', async () => {
+    wire = await createKeyWire();
+    await wire.secrets.set('openai', 'sk-legacy-openai');
+    await wire.secrets.set('environment', 'sk-legacy-environment');
+    await wire.secrets.set('my-proxy', 'sk-legacy-proxy');
+    const inference = await wire.run({ FLINT_PROVIDER: 'openai-chat', FLINT_BASE_URL: 'http://gpu-box.lan:8000/v1' });
+    await inference.saveProvider(null, { kind: 'openai-chat', label: 'My proxy', baseUrl: 'https://someone-else.example/v1', model: 'm' });
+    await inference.allowKey('environment', 'cleartext').catch(() => undefined);
+    for (const id of ['openai', 'environment', 'my-proxy']) await inference.listModels(id);
+    expect(keysSentTo('https://api.openai.com')).toEqual(['sk-legacy-openai']);
+    expect(keysSentTo('http://gpu-box.lan:8000')).toEqual([null]);
+    expect(keysSentTo('https://someone-else.example')).toEqual([null]);
+    expect(wire.secrets.secrets.get('openai@https://api.openai.com')).toBe('sk-legacy-openai');
+    expect(wire.secrets.secrets.has('openai')).toBe(false);
+  });
+
+  it('refuses a key variable that is not an *_API_KEY name, so no other secret of the environment can be sent', async () => {
+    wire = await createKeyWire();
+    const inference = await wire.run({ GITHUB_TOKEN: 'ghp_not_an_llm_key', AWS_SECRET_ACCESS_KEY: 'aws-secret' });
+    for (const keyVariable of ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY']) {
+      await expect(inference.saveProvider(null, { kind: 'openai-chat', label: 'x', baseUrl: 'https://attacker.example/v1', model: 'm', keyVariable })).rejects.toThrow(/ending in _API_KEY/);
+    }
+    expect(wire.sent).toEqual([]);
+  });
+});
+
+describe('the model list', () => {
   it('sorts a 50,000-model list with the one collator made at load, never one per comparison (that took seconds)', () => {
     const body = { data: Array.from({ length: 50_000 }, (_, index) => ({ id: `vendor/model-${(index * 7919) % 50_000}-instruct` })) };
     // localeCompare with options builds a collator per call; counted, not timed.

@@ -25,6 +25,18 @@ const SettingsSchema = z.looseObject({
   providers: z.array(z.unknown()).catch([]).default([]),
   /** The provider in use. */
   activeProvider: z.string().min(1).optional().catch(undefined),
+  /**
+   * Where the user let a key go beyond what its source names (see inference/provider-keys.ts):
+   * an environment variable's key to another origin, and any key over plain http to an origin
+   * that is not this machine. Origins, never keys.
+   */
+  keyConsents: z
+    .object({
+      variables: z.record(z.string(), z.array(z.string())).catch({}).default({}),
+      cleartext: z.array(z.string()).catch([]).default([]),
+    })
+    .catch({ variables: {}, cleartext: [] })
+    .default({ variables: {}, cleartext: [] }),
   /** The ask bar's shortcut, system-wide (Electron) and in the app. */
   shortcut: z
     .string()

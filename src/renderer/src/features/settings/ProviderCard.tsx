@@ -94,6 +94,7 @@ function KeyForm({ provider, handle, isTesting }: { provider: ProviderView; hand
       <p className="provider-key" aria-label={`Key status for ${provider.label}`}>
         {describeKey(provider)}
       </p>
+      {provider.keyWithheld && <WithheldKey provider={provider} withheld={provider.keyWithheld} handle={handle} />}
       <form className="key-form" onSubmit={(event) => void save(event)}>
         <input
           type="password"
@@ -152,12 +153,45 @@ function CardActions({ provider, handle, onEdit }: { provider: ProviderView; han
   );
 }
 
+/**
+ * A key Flint has but does not send to this address until the user says so: the reason in
+ * words, and one button that names exactly what it allows.
+ */
+function WithheldKey({ provider, withheld, handle }: { provider: ProviderView; withheld: NonNullable<ProviderView['keyWithheld']>; handle: ProvidersHandle }) {
+  const [isSending, setSending] = useState(false);
+  const host = hostOf(provider.keyOrigin);
+  const label = withheld.reason === 'cleartext' ? `Send the key unencrypted to ${host}` : `Send ${provider.keyFromVariable ?? 'the key'} to ${host}`;
+  const allow = async (): Promise<void> => {
+    setSending(true);
+    await handle.allowKey(provider.id, withheld.reason);
+    setSending(false);
+  };
+  return (
+    <div className="provider-withheld" role="note">
+      <p>{withheld.message}</p>
+      <button type="button" className="danger" disabled={isSending} onClick={() => void allow()}>
+        {label}
+      </button>
+    </div>
+  );
+}
+
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
+  }
+}
+
+/** Where the key is from, and the one origin it goes to. */
 function describeKey(provider: ProviderView): string {
+  const destination = provider.keyWithheld ? '' : ` Sent only to ${provider.keyOrigin}.`;
   switch (provider.keySource) {
     case 'keychain':
-      return 'Key stored in the OS keychain.';
+      return `Key stored in the OS keychain for ${provider.keyOrigin}.${destination}`;
     case 'environment':
-      return `Key from the environment variable ${provider.keyFromVariable ?? ''} (not stored).`;
+      return `Key from the environment variable ${provider.keyFromVariable ?? ''} (not stored).${destination}`;
     case 'not-needed':
       return 'No key needed (local server).';
     case 'none':

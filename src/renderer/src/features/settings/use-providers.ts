@@ -2,7 +2,7 @@
  * Providers and keys for the settings screen. Keys only go in (set); nothing brings them back.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { ConnectionTestResult, ModelSlot, ProviderDraft, ProvidersState } from '../../../../shared/inference-types';
+import type { ConnectionTestResult, KeyWithheldReason, ModelSlot, ProviderDraft, ProvidersState } from '../../../../shared/inference-types';
 import { flint } from '../../lib/flint';
 
 export interface ProvidersHandle {
@@ -12,6 +12,8 @@ export interface ProvidersHandle {
   error: string | null;
   saveKey(providerId: string, key: string): Promise<boolean>;
   removeKey(providerId: string): Promise<void>;
+  /** Lets a held-back key go to the provider's address, for the reason it was held back. */
+  allowKey(providerId: string, reason: KeyWithheldReason): Promise<void>;
   activate(providerId: string): Promise<void>;
   test(providerId: string): Promise<void>;
   /** Adds (no id) or edits a provider; resolves to main's refusal in words, or null when saved. */
@@ -53,6 +55,7 @@ export function useProviders(): ProvidersHandle {
     error,
     saveKey: async (providerId, key) => apply(await flint.setApiKey({ providerId, key })),
     removeKey: async (providerId) => void apply(await flint.deleteApiKey({ providerId })),
+    allowKey: async (providerId, reason) => void apply(await flint.allowProviderKey({ providerId, reason })),
     activate: async (providerId) => void apply(await flint.setActiveProvider({ providerId })),
     test: async (providerId) => {
       setTests((current) => ({ ...current, [providerId]: 'testing' }));
