@@ -6,9 +6,8 @@
  *
  * Every save's bytes are unique, so a test can tell afterwards where each one went.
  */
-import { open, readdir, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { parseScratchName } from '../../src/main/fs/captured-file';
 
 export type SaveKind = 'atomic' | 'in-place' | 'slow-in-place';
 
@@ -17,6 +16,11 @@ export interface EditorSave {
   bytes: Buffer;
   /** What the save replaced (null: no file): the inode it rewrote, or what the name held just before an atomic save's rename. */
   replaced: Buffer | null;
+  /**
+   * An in-place save whose file was gone when its last piece landed (no name links it): it
+   * paused longer than Flint's grace period, the documented limit of any watcher-side check.
+   */
+  orphaned?: boolean;
 }
 
 export class RacingEditor {
@@ -31,6 +35,8 @@ export class RacingEditor {
     private readonly label: string,
     /** Longest pause between the two pieces of a slow save (ms). */
     private readonly maxPauseMs: number,
+    /** Whether Flint has the file taken aside mid-swap (its `.aside` scratch file exists, wherever Flint keeps those). */
+    private readonly isTakenAside: () => Promise<boolean>,
   ) {
     this.buffer = initial;
   }
@@ -65,22 +71,15 @@ export class RacingEditor {
     }
   }
 
-  /** Whether Flint has the file taken aside mid-swap (a scratch `.aside` of it exists). */
-  private async isTakenAside(): Promise<boolean> {
-    const names = await readdir(dirname(this.path)).catch(() => []);
-    return names.some((name) => {
-      const scratch = parseScratchName(name);
-      return scratch?.kind === 'aside' && scratch.of === basename(this.path);
-    });
-  }
-
   /**
    * Opens the file under the name to rewrite it in place, as editors do, and records what
    * the save really replaces: the bytes of that very inode, read before it is truncated
    * (what the name held when the editor read it may have changed by the time it opens:
    * Flint may have put a late writer's bytes back meanwhile). The name is absent for an
    * instant while Flint swaps a file (see readDisk): then it tries again, so what it opens
-   * is what it records. With no file under the name, one is created, as `open(path, 'w')` would.
+   * is what it records. With no file under the name, one is created — exclusively: a file put
+   * under the name between the look and the create (a late writer's bytes Flint put back) is
+   * opened and recorded, never truncated unseen.
    */
   private async openInPlace(save: EditorSave): Promise<FileHandle> {
     for (let attempt = 0; ; attempt += 1) {
@@ -90,12 +89,20 @@ export class RacingEditor {
         await handle.truncate(0);
         return handle;
       }
-      if ((attempt >= 3 && !(await this.isTakenAside())) || attempt === 1000) {
-        save.replaced = null;
-        return open(this.path, 'w');
+      if ((attempt >= 3 && !(await this.isTakenAside())) || attempt >= 1000) {
+        const created = await open(this.path, 'wx').catch(() => null);
+        if (created !== null) {
+          save.replaced = null;
+          return created;
+        }
       }
       await sleep(1);
     }
+  }
+
+  /** After an in-place save's last piece: whether the file it wrote is still under some name. */
+  private async noteOrphan(save: EditorSave, handle: FileHandle): Promise<void> {
+    if ((await handle.stat()).nlink === 0) save.orphaned = true;
   }
 
   private async save(save: EditorSave): Promise<void> {
@@ -113,6 +120,7 @@ export class RacingEditor {
         const handle = await this.openInPlace(save);
         try {
           await handle.write(bytes, 0, bytes.length, 0);
+          await this.noteOrphan(save, handle);
         } finally {
           await handle.close();
         }
@@ -125,6 +133,7 @@ export class RacingEditor {
           await handle.write(bytes, 0, half, 0);
           await sleep(this.random() * this.maxPauseMs);
           await handle.write(bytes, half, bytes.length - half, half);
+          await this.noteOrphan(save, handle);
         } finally {
           await handle.close();
         }

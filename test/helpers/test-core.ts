@@ -1,6 +1,7 @@
 /**
  * A real FlintCore for tests, with an in-memory secret store and no network by default.
  */
+import { join } from 'node:path';
 import { createFlintCore } from '../../src/main/core/create-core';
 import type { HotkeyHost } from '../../src/main/core/flint-core';
 import type { DesktopReaders } from '../../src/main/desktop/desktop-readers';
@@ -39,6 +40,7 @@ export async function createTestCore(options: TestCoreOptions) {
     shell: options.hotkey ? 'electron' : 'serve',
     version: 'test',
     configDirectory: options.configDirectory,
+    cacheDirectory: join(options.configDirectory, 'cache'),
     logger,
     env: options.env ?? {},
     secretStore,

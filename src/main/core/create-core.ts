@@ -18,6 +18,7 @@ import { InferenceService, type ProviderFactory } from '../inference/inference-s
 import type { Logger } from '../logger';
 import { NO_CURRENT_FILE } from '../project/current-file';
 import type { ScanFileSystem } from '../project/tree-scanner';
+import { cacheDirectory } from '../settings/config-directory';
 import { SettingsStore } from '../settings/settings-store';
 import { Workspace } from '../workspace/workspace';
 import { FlintCore, type HotkeyHost } from './flint-core';
@@ -32,6 +33,8 @@ export interface CreateCoreOptions {
   /** The focused window and the selection, read when the shortcut (or `flint --ask`) opens the bar. */
   desktop?: DesktopReaders;
   env?: NodeJS.ProcessEnv;
+  /** Flint's cache folder (default: settings/config-directory.ts's `cacheDirectory`, from the environment). */
+  cacheDirectory?: string;
   /** Test seams. */
   secretStore?: SecretStore;
   providerFactory?: ProviderFactory;
@@ -53,7 +56,13 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
     factory: options.providerFactory,
     preloadInstructions: instructionsFor,
   });
-  const workspace = new Workspace({ journalFolder: join(dirname(settings.file), 'journals'), logger, fileSystem: options.fileSystem });
+  const workspace = new Workspace({
+    journalFolder: join(dirname(settings.file), 'journals'),
+    // Scratch files of writes, when the project has no git folder of its own to keep them in.
+    scratchFolder: join(options.cacheDirectory ?? cacheDirectory(env), 'scratch'),
+    logger,
+    fileSystem: options.fileSystem,
+  });
   const prompts = new PromptBuilder({ inference, project: () => workspace.project });
   const answers = new AnswerService({
     workspace,

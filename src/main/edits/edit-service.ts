@@ -10,6 +10,7 @@ import { parentPath } from '../../shared/paths';
 import type { FileText } from '../fs/file-text';
 import type { ProjectFiles } from '../fs/project-files';
 import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
+import { ScratchArea } from '../fs/scratch-area';
 import { recoverScratchFiles } from '../fs/scratch-recovery';
 import { Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
@@ -23,6 +24,8 @@ export interface EditServiceOptions {
   files: ProjectFiles;
   /** Folder for undo journals (one file per project). */
   journalFolder: string;
+  /** Flint's scratch folder in the OS cache, for writes in projects without a git folder (fs/scratch-area.ts). */
+  scratchFolder?: string;
   logger: Logger;
   /** Flint is about to write these bytes to this file (null: delete it), so its watcher echo is not taken for the user's save. */
   onWillWrite: (relativePath: string, bytes: Uint8Array | null) => void;
@@ -49,9 +52,11 @@ export class EditService implements Disposable {
     const { files } = options;
     const name = createHash('sha256').update(files.root).digest('hex').slice(0, 16);
     const journal = await UndoJournal.open(join(options.journalFolder, `${name}.jsonl`));
-    const notices = await recoverInterruptedWrites(files.root, journal);
+    const scratch = options.scratchFolder !== undefined ? { cacheFolder: options.scratchFolder } : {};
+    const notices = await recoverInterruptedWrites(ScratchArea.for(files.root, scratch), journal);
     let service: EditService | undefined;
     const applier = new EditApplier(files, journal, options.onWillWrite, {
+      ...scratch,
       onLateWriter: ({ path, keptAs }) =>
         service?._onDidWarn.fire(
           keptAs
@@ -143,11 +148,12 @@ export class EditService implements Disposable {
 }
 
 /** Puts back files a crash left taken aside mid-write (in the folders the journal names); returns what to tell the user. */
-async function recoverInterruptedWrites(root: string, journal: UndoJournal): Promise<string[]> {
+async function recoverInterruptedWrites(area: ScratchArea, journal: UndoJournal): Promise<string[]> {
+  const root = area.root;
   const paths = [...journal.touchedPaths].filter((path) => isInsideRoot(root, path));
   const folders = paths.map((path) => parentPath(toPosixRelative(root, path)));
   const images = journal.history.flatMap((entry) => [entry.before, entry.after]).filter((bytes) => bytes !== null);
-  const report = await recoverScratchFiles(root, folders, (bytes) => images.some((image) => Buffer.from(image).equals(Buffer.from(bytes))));
+  const report = await recoverScratchFiles(area, folders, (bytes) => images.some((image) => Buffer.from(image).equals(Buffer.from(bytes))));
   return [
     ...report.restored.map((path) => `Flint was interrupted while writing ${path}; the file was put back as it was.`),
     ...report.kept.map((path) => `Flint was interrupted while writing a file; a version it had set aside is kept as ${path}.`),

@@ -3,7 +3,8 @@
  * replaces: renamed aside (atomic), then read through a handle that stays open, so a
  * writer that still holds the file open is seen if it writes again.
  *
- * Scratch names beside a file, `.name.flint-<12 hex>.<kind>`, by kind:
+ * Scratch files live in the file's mirror folder in the scratch area (scratch-area.ts), on
+ * the same file system but out of the user's project. Their names, `.name.flint-<12 hex>.<kind>`, by kind:
  * - `tmp`: Flint's next version, being written;
  * - `aside`: the captured file while the name is free (a crash here: put it back);
  * - `grace`: the replaced file after a finished write, watched for a late writer (a crash
@@ -36,8 +37,18 @@ export function stampOf(stats: Pick<BigIntStats, 'ino' | 'size' | 'mtimeNs'>): I
   return `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
 }
 
+/**
+ * Where a write happens: the file's folder, its name there, and the scratch folder (on the
+ * same device) that holds the write's scratch files.
+ */
+export interface SwapPlace {
+  folder: ProjectFolder;
+  name: string;
+  scratch: ProjectFolder;
+}
+
 export interface CapturedFile {
-  /** Its scratch name in the same folder (renamed from `aside` to `grace` once the write is done). */
+  /** Its name in the scratch folder (renamed from `aside` to `grace` once the write is done). */
   aside: string;
   /** A regular file of the expected size: only such a capture can hold the expected bytes. */
   readonly plausible: boolean;
@@ -57,17 +68,18 @@ export interface CapturedFile {
  * (any more). On any failure after the rename the file is put back before the error is
  * thrown: a capture never leaves the user's file under a hidden name.
  */
-export async function captureFile(folder: ProjectFolder, name: string, expected: Uint8Array): Promise<CapturedFile | null> {
+export async function captureFile(place: SwapPlace, expected: Uint8Array): Promise<CapturedFile | null> {
+  const { folder, name, scratch } = place;
   const aside = scratchName(name, 'aside');
   try {
-    await rename(folder.entry(name), folder.entry(aside));
+    await rename(folder.entry(name), scratch.entry(aside));
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
   let handle: FileHandle | null = null;
   try {
-    handle = await open(folder.entry(aside), CAPTURE_FLAGS).catch((error: unknown) => {
+    handle = await open(scratch.entry(aside), CAPTURE_FLAGS).catch((error: unknown) => {
       // ELOOP: a symlink was put under the name. It is captured as what it is, and put back.
       if (errorCode(error) === 'ELOOP') return null;
       throw error;
@@ -99,19 +111,25 @@ export async function captureFile(folder: ProjectFolder, name: string, expected:
     };
   } catch (error) {
     await handle?.close().catch(() => undefined);
-    await putBack(folder, name, aside).catch(() => undefined);
+    await putBack(place, aside).catch(() => undefined);
     throw error;
   }
 }
 
 /**
- * Puts a scratch file back under `name`. If something else took the name meanwhile, the
- * scratch file is kept beside it under a visible name, which is returned.
+ * Puts a scratch file back under the place's name. If something else took the name
+ * meanwhile, the scratch file is kept beside it under a visible name, which is returned.
  */
-export async function putBack(folder: ProjectFolder, name: string, scratch: string): Promise<string | undefined> {
-  if (!(await placeUnlessTaken(folder, scratch, name))) return keepBeside(folder, name, scratch);
-  await unlink(folder.entry(scratch)).catch(() => undefined);
+export async function putBack(place: SwapPlace, scratch: string): Promise<string | undefined> {
+  if (!(await placeUnlessTaken({ folder: place.scratch, name: scratch }, { folder: place.folder, name: place.name }))) return keepBeside(place, scratch);
+  await unlink(place.scratch.entry(scratch)).catch(() => undefined);
   return undefined;
+}
+
+/** A name in an opened folder. */
+export interface FolderEntry {
+  folder: ProjectFolder;
+  name: string;
 }
 
 /**
@@ -120,62 +138,92 @@ export async function putBack(folder: ProjectFolder, name: string, scratch: stri
  * mounts) or `from` is a folder, a rename after checking the name is free: a save landing
  * in between those two calls is the one window left there.
  */
-export async function placeUnlessTaken(folder: ProjectFolder, from: string, to: string): Promise<boolean> {
+export async function placeUnlessTaken(from: FolderEntry, to: FolderEntry): Promise<boolean> {
   try {
-    await link(folder.entry(from), folder.entry(to));
+    await link(from.folder.entry(from.name), to.folder.entry(to.name));
     return true;
   } catch (error) {
     const code = errorCode(error);
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK' && code !== 'ENOSYS') throw error;
   }
-  if (await exists(folder.entry(to))) return false;
-  await rename(folder.entry(from), folder.entry(to));
+  if (await exists(to.folder.entry(to.name))) return false;
+  await rename(from.folder.entry(from.name), to.folder.entry(to.name));
   return true;
 }
 
 /**
- * A late writer's bytes are in the scratch file `captured`, and Flint's file (`ourStamp`;
- * null when Flint deleted it) is under the name: the writer's save wins. Returns where
- * bytes were kept beside the name, if any could not go back under it.
+ * A write is taken back before it was reported done: the captured file (the user's) goes
+ * back under the name — over Flint's file (`ourStamp`) if that is still there and still
+ * Flint's; if another save took the name meanwhile, that save stays and the captured bytes
+ * are kept beside. Returns where bytes were kept beside the name, if anywhere.
  */
-export async function restoreOverOurs(folder: ProjectFolder, name: string, captured: string, ourStamp: InodeStamp | null): Promise<string | undefined> {
-  if (ourStamp === null) return putBack(folder, name, captured);
-  const ours = scratchName(name, 'ours');
+export async function rollBack(place: SwapPlace, captured: string, ourStamp: InodeStamp | null): Promise<string | undefined> {
+  if (ourStamp === null) return putBack(place, captured);
+  const taken = await takeOurs(place, ourStamp);
+  return taken === 'absent' || taken === 'ours' ? putBack(place, captured) : keepBoth(place, captured, taken);
+}
+
+/**
+ * A late writer's bytes, found in the captured file after the write was reported done: they
+ * go back under the name only over Flint's own file, unchanged (the writer's save is newer
+ * than Flint's write). Anything else under the name is newer than they are — another save,
+ * another write — and stays; after a delete (Flint's, or anyone's since) the name stays
+ * empty: the bytes never replace a newer state and never bring a deleted file back. They
+ * are then kept beside, visibly, and that is returned.
+ */
+export async function returnLateBytes(place: SwapPlace, captured: string, ourStamp: InodeStamp | null): Promise<string | undefined> {
+  if (ourStamp === null) return keepBeside(place, captured);
+  const taken = await takeOurs(place, ourStamp);
+  if (taken === 'absent') return keepBeside(place, captured);
+  if (taken === 'ours') return putBack(place, captured);
+  return keepBoth(place, captured, taken);
+}
+
+/**
+ * Takes the file under the name aside if it is Flint's (`ours`, unlinked: its bytes are
+ * in the journal); a file that is not Flint's is left aside under the returned scratch
+ * name for the caller to put back; 'absent' when the name holds nothing.
+ */
+async function takeOurs(place: SwapPlace, ourStamp: InodeStamp): Promise<'absent' | 'ours' | { other: string }> {
+  const ours = scratchName(place.name, 'ours');
   try {
-    await rename(folder.entry(name), folder.entry(ours));
+    await rename(place.folder.entry(place.name), place.scratch.entry(ours));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return putBack(folder, name, captured);
+    if (errorCode(error) === 'ENOENT') return 'absent';
     throw error;
   }
-  const stats = await lstat(folder.entry(ours), { bigint: true });
-  if (stampOf(stats) === ourStamp) {
-    await unlink(folder.entry(ours));
-    return putBack(folder, name, captured);
-  }
-  // Not Flint's any more: another save landed. It goes back; the late bytes are kept beside.
-  const keptOther = await putBack(folder, name, ours);
-  const kept = await keepBeside(folder, name, captured);
+  const stats = await lstat(place.scratch.entry(ours), { bigint: true });
+  if (stampOf(stats) !== ourStamp) return { other: ours };
+  await unlink(place.scratch.entry(ours));
+  return 'ours';
+}
+
+/** Not Flint's file under the name: it goes back, and the captured bytes are kept beside. */
+async function keepBoth(place: SwapPlace, captured: string, taken: { other: string }): Promise<string> {
+  const keptOther = await putBack(place, taken.other);
+  const kept = await keepBeside(place, captured);
   return keptOther === undefined ? kept : `${kept} and ${keptOther}`;
 }
 
-/** Renames a scratch file to a visible `stem.flint-kept-<time>[-n].ext` so the user finds it. */
-export async function keepBeside(folder: ProjectFolder, name: string, scratch: string): Promise<string> {
+/** Links a scratch file to a visible `stem.flint-kept-<time>[-n].ext` beside the file, so the user finds it. */
+export async function keepBeside(place: SwapPlace, scratch: string): Promise<string> {
+  const { folder, name } = place;
   const dot = name.lastIndexOf('.');
   const stem = dot > 0 ? name.slice(0, dot) : name;
   const extension = dot > 0 ? name.slice(dot) : '';
   const time = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   for (let attempt = 0; ; attempt += 1) {
     const kept = `${stem}.flint-kept-${time}${attempt === 0 ? '' : `-${attempt}`}${extension}`;
-    if (await placeUnlessTaken(folder, scratch, kept)) {
-      await unlink(folder.entry(scratch)).catch(() => undefined);
+    if (await placeUnlessTaken({ folder: place.scratch, name: scratch }, { folder, name: kept })) {
+      await unlink(place.scratch.entry(scratch)).catch(() => undefined);
       return folder.display(kept);
     }
     if (attempt > 100) throw new Error(`Could not find a free name beside ${folder.display(name)}.`);
   }
 }
 
-/** A hidden scratch name beside `name` that no one else uses: `.name.flint-<random>.<kind>`. */
+/** A hidden scratch name for `name` that no one else uses: `.name.flint-<random>.<kind>`. */
 export function scratchName(name: string, kind: ScratchKind): string {
   return `.${name}${MARKER}${randomBytes(HEX_LENGTH / 2).toString('hex')}.${kind}`;
 }
@@ -221,10 +269,11 @@ async function readAll(handle: FileHandle): Promise<Uint8Array> {
   return buffer.subarray(0, offset);
 }
 
-/** Writes `bytes` to a new hidden temp file beside `name` (exclusive create), synced, with `mode`. */
-export async function writeTemporary(folder: ProjectFolder, name: string, bytes: Uint8Array, mode: number): Promise<{ name: string; stamp: InodeStamp }> {
-  const temporary = scratchName(name, 'tmp');
-  const handle = await open(folder.entry(temporary), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
+/** Writes `bytes` to a new temp file in the place's scratch folder (exclusive create), synced, with `mode`. */
+export async function writeTemporary(place: SwapPlace, bytes: Uint8Array, mode: number): Promise<{ name: string; stamp: InodeStamp }> {
+  const temporary = scratchName(place.name, 'tmp');
+  const entry = place.scratch.entry(temporary);
+  const handle = await open(entry, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   try {
     // open() applies the umask; chmod makes the mode exactly the original's.
     await handle.chmod(mode);
@@ -232,7 +281,7 @@ export async function writeTemporary(folder: ProjectFolder, name: string, bytes:
     await handle.sync();
     return { name: temporary, stamp: stampOf(await handle.stat({ bigint: true })) };
   } catch (error) {
-    await unlink(folder.entry(temporary)).catch(() => undefined);
+    await unlink(entry).catch(() => undefined);
     throw error;
   } finally {
     await handle.close();

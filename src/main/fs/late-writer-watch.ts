@@ -1,12 +1,12 @@
 /**
  * Keeps every file Flint replaced aside for a grace period and watches it: an editor
  * that opened the file before Flint replaced it and writes the rest of its save later
- * writes into that captured inode. Its bytes are then put back under the name (or kept
- * beside it) and reported — never deleted with the scratch file.
+ * writes into that captured inode. Its bytes are then put back under the name when Flint's
+ * own file is still there, else kept beside it, and reported — never deleted with the
+ * scratch file, never put over a newer state, never bringing a deleted file back.
  */
 import { unlink } from 'node:fs/promises';
-import { keepBeside, restoreOverOurs, type CapturedFile, type InodeStamp } from './captured-file';
-import type { ProjectFolder } from './project-folder';
+import { keepBeside, returnLateBytes, type CapturedFile, type InodeStamp, type SwapPlace } from './captured-file';
 
 /** What a late writer did, for a notice. */
 export interface LateWriterReport {
@@ -17,8 +17,7 @@ export interface LateWriterReport {
 }
 
 export interface WatchedCapture {
-  folder: ProjectFolder;
-  name: string;
+  place: SwapPlace;
   captured: CapturedFile;
   /** What Flint put under the name (null: it deleted the file). */
   ourStamp: InodeStamp | null;
@@ -41,7 +40,7 @@ export class LateWriterWatch {
     private readonly report: (report: LateWriterReport) => void,
   ) {}
 
-  /** Takes ownership of the capture (and its folder handle) until it is checked. */
+  /** Takes ownership of the capture (and its folder handles) until it is checked. */
   watch(capture: WatchedCapture): void {
     const timer = setTimeout(() => void this.exclusive(() => this.check(capture)), this.graceMs);
     timer.unref?.();
@@ -64,25 +63,27 @@ export class LateWriterWatch {
     if (timer === undefined) return;
     clearTimeout(timer);
     this.watched.delete(capture);
-    const { folder, name, captured, ourStamp } = capture;
+    const { place, captured, ourStamp } = capture;
+    const path = place.folder.display(place.name);
     let changed = false;
     try {
       changed = await captured.changedSinceRead();
       if (changed) {
-        const keptAs = await restoreOverOurs(folder, name, captured.aside, ourStamp);
-        this.report({ path: folder.display(name), ...(keptAs !== undefined ? { keptAs } : {}) });
+        const keptAs = await returnLateBytes(place, captured.aside, ourStamp);
+        this.report({ path, ...(keptAs !== undefined ? { keptAs } : {}) });
       } else {
-        await unlink(folder.entry(captured.aside)).catch(() => undefined);
+        await unlink(place.scratch.entry(captured.aside)).catch(() => undefined);
       }
     } catch {
       // Could not put them back: the bytes are kept beside under a visible name (or stay in the scratch file), and the user is told where.
       if (changed) {
-        const keptAs = await keepBeside(folder, name, captured.aside).catch(() => folder.display(captured.aside));
-        this.report({ path: folder.display(name), keptAs });
+        const keptAs = await keepBeside(place, captured.aside).catch(() => `Flint's scratch file ${captured.aside}`);
+        this.report({ path, keptAs });
       }
     } finally {
       await captured.close().catch(() => undefined);
-      await folder.close().catch(() => undefined);
+      await place.folder.close().catch(() => undefined);
+      await place.scratch.close().catch(() => undefined);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
@@ -42,23 +43,31 @@ async function saveAs(kind: Save, path: string, bytes: Buffer): Promise<void> {
 describe('ProjectFileWriter', () => {
   let project: TempProject;
   let outside: TempProject;
+  /** The OS cache folder the writers keep their scratch files in (the project has no .git). */
+  let cache: string;
   const path = () => project.path('src/app.ts');
 
   beforeEach(async () => {
     project = await createTempProject({ 'src/app.ts': ORIGINAL });
     outside = await createTempProject();
+    cache = await mkdtemp(join(tmpdir(), 'flint-writer-cache-'));
   });
 
   afterEach(async () => {
     linkFault.name = null;
     await project.remove();
     await outside.remove();
+    await rm(cache, { recursive: true, force: true });
   });
 
-  const scratchLeft = async () => (await readdir(project.path('src'))).filter(isScratchName);
+  /** Scratch files left anywhere: beside the file (never, any more) or in the scratch area. */
+  const scratchLeft = async () => {
+    const inArea = (await readdir(cache, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    return [...(await readdir(project.path('src'))).filter(isScratchName), ...inArea];
+  };
 
   it('replaces, creates and deletes when the file holds what was expected, keeping the mode and leaving no scratch files', async () => {
-    const writer = new ProjectFileWriter(project.root, { quietMs: 0 });
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0 });
     expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o640)).toEqual({ status: 'written' });
     expect(await readFile(path())).toEqual(FLINTS);
     expect((await stat(path())).mode & 0o777).toBe(0o640);
@@ -71,7 +80,7 @@ describe('ProjectFileWriter', () => {
   });
 
   it('never creates over a file that appeared, and never replaces one that changed', async () => {
-    const writer = new ProjectFileWriter(project.root, { quietMs: 0 });
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0 });
     expect(await writer.replace('src/app.ts', null, FLINTS, 0o644)).toEqual({ status: 'changed' });
     expect(await writer.replace('src/app.ts', Buffer.from('something else\n'), FLINTS, 0o644)).toEqual({ status: 'changed' });
     expect(await readFile(path())).toEqual(ORIGINAL);
@@ -83,7 +92,7 @@ describe('ProjectFileWriter', () => {
     for (const operation of ['replace', 'delete'] as const) {
       for (const step of ['before-capture', 'captured'] as const) {
         it(`keeps an ${kind} save that lands at "${step}" of a ${operation}, and reports the write as changed`, async () => {
-          const writer = new ProjectFileWriter(project.root, { quietMs: 0, atStep: async (at) => (at === step ? saveAs(kind, path(), USERS) : undefined) });
+          const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0, atStep: async (at) => (at === step ? saveAs(kind, path(), USERS) : undefined) });
           const outcome = await writer.replace('src/app.ts', ORIGINAL, operation === 'replace' ? FLINTS : null, 0o644);
           expect(outcome).toEqual({ status: 'changed' });
           expect(await readFile(path())).toEqual(USERS);
@@ -92,7 +101,7 @@ describe('ProjectFileWriter', () => {
         });
       }
       it(`leaves an ${kind} save that lands after Flint's file is linked on disk (the user's save is the newer) on a ${operation}`, async () => {
-        const writer = new ProjectFileWriter(project.root, { quietMs: 0, atStep: async (at) => (at === 'linked' ? saveAs(kind, path(), USERS) : undefined) });
+        const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0, atStep: async (at) => (at === 'linked' ? saveAs(kind, path(), USERS) : undefined) });
         await writer.replace('src/app.ts', ORIGINAL, operation === 'replace' ? FLINTS : null, 0o644);
         expect(await readFile(path())).toEqual(USERS);
         await writer.dispose();
@@ -103,7 +112,7 @@ describe('ProjectFileWriter', () => {
 
   it('puts back a save of the same size that lands just before the capture (compared after Flint’s file is in place)', async () => {
     const sameSize = Buffer.from('ORIGINAL\n');
-    const writer = new ProjectFileWriter(project.root, { quietMs: 0, atStep: async (at) => (at === 'before-capture' ? writeFile(path(), sameSize) : undefined) });
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0, atStep: async (at) => (at === 'before-capture' ? writeFile(path(), sameSize) : undefined) });
     expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'changed' });
     expect(await readFile(path())).toEqual(sameSize);
     await writer.dispose();
@@ -114,7 +123,7 @@ describe('ProjectFileWriter', () => {
     it(`puts back what a writer that opened the file earlier wrote at "${step}", and reports it`, async () => {
       const reports: unknown[] = [];
       const early = await open(path(), 'r+');
-      const writer = new ProjectFileWriter(project.root, {
+      const writer = new ProjectFileWriter(project.root, { cacheFolder: cache,
         quietMs: 0,
         graceMs: 60_000,
         onLateWriter: (report) => reports.push(report),
@@ -135,7 +144,7 @@ describe('ProjectFileWriter', () => {
   it('keeps a late writer’s bytes beside the file when the name was saved again meanwhile', async () => {
     const reports: Array<{ keptAs?: string }> = [];
     const early = await open(path(), 'r+');
-    const writer = new ProjectFileWriter(project.root, { quietMs: 0, graceMs: 60_000, onLateWriter: (report) => reports.push(report) });
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0, graceMs: 60_000, onLateWriter: (report) => reports.push(report) });
     expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'written' });
     await early.write(USERS, 0, USERS.length, 0);
     await early.close();
@@ -147,7 +156,7 @@ describe('ProjectFileWriter', () => {
   });
 
   it('writes where the file system has no hard links, by a rename once the name is checked free', async () => {
-    const writer = new ProjectFileWriter(project.root, { quietMs: 0 });
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0 });
     linkFault.name = 'app.ts';
     expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'written' });
     expect(await readFile(path())).toEqual(FLINTS);
@@ -156,7 +165,7 @@ describe('ProjectFileWriter', () => {
   });
 
   it('puts the user’s file back under its name when a step after the capture fails', async () => {
-    const writer = new ProjectFileWriter(project.root, { quietMs: 0 });
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0 });
     linkFault.name = 'app.ts';
     linkFault.code = 'EIO';
     await expect(writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).rejects.toMatchObject({ code: 'EIO' });
@@ -166,7 +175,7 @@ describe('ProjectFileWriter', () => {
   });
 
   it('never reads a file swapped for a huge one whole, puts it back, and leaves no handle open', async () => {
-    const writer = new ProjectFileWriter(project.root, {
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache,
       quietMs: 0,
       atStep: async (step) => {
         if (step !== 'before-capture') return;
@@ -185,7 +194,7 @@ describe('ProjectFileWriter', () => {
   it('puts back what an editor that opened Flint’s own last write wrote into it after the next write', async () => {
     const reports: unknown[] = [];
     let editor: Awaited<ReturnType<typeof open>> | null = null;
-    const writer = new ProjectFileWriter(project.root, {
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache,
       quietMs: 0,
       graceMs: 60_000,
       onLateWriter: (report) => reports.push(report),
@@ -206,7 +215,7 @@ describe('ProjectFileWriter', () => {
     // The waits are counted, not timed.
     let waits = 0;
     const clock = { now: realClock.now, sleep: (ms: number) => ((waits += 1), realClock.sleep(ms)) };
-    const writer = new ProjectFileWriter(project.root, { quietMs: 200, clock });
+    const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 200, clock });
     await writeFile(path(), USERS);
     await writer.settle('src/app.ts');
     expect(waits).toBeGreaterThan(0);
@@ -220,7 +229,7 @@ describe('ProjectFileWriter', () => {
   describe('symlinks swapped under a write', () => {
     for (const step of ['before-capture', 'captured'] as const) {
       it(`refuses when the folder becomes a link out of the project at "${step}", writing nothing outside`, async () => {
-        const writer = new ProjectFileWriter(project.root, {
+        const writer = new ProjectFileWriter(project.root, { cacheFolder: cache,
           quietMs: 0,
           atStep: async (at) => {
             if (at !== step) return;
@@ -262,7 +271,7 @@ describe('ProjectFileWriter', () => {
     it('refuses a path whose folder is a link now, though it was a folder when checked', async () => {
       await rename(project.path('src'), project.path('src-moved'));
       await symlink(outside.root, project.path('src'));
-      const writer = new ProjectFileWriter(project.root, { quietMs: 0 });
+      const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0 });
       await expect(writer.replace('src/new.ts', null, FLINTS, 0o644)).rejects.toMatchObject({ code: 'outside-project' });
       await expect(writer.replace('src/deeper/new.ts', null, FLINTS, 0o644)).rejects.toMatchObject({ code: 'outside-project' });
       expect(await readdir(outside.root)).toEqual([]);
@@ -270,7 +279,7 @@ describe('ProjectFileWriter', () => {
 
     it('takes its file back when the folder is moved out of the project during the write', async () => {
       await mkdir(join(outside.root, 'landing'));
-      const writer = new ProjectFileWriter(project.root, {
+      const writer = new ProjectFileWriter(project.root, { cacheFolder: cache,
         quietMs: 0,
         atStep: async (at) => (at === 'linked' ? rename(project.path('src'), join(outside.root, 'landing', 'src')) : undefined),
       });

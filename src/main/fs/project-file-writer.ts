@@ -18,9 +18,10 @@
  */
 import { lstat, rename, unlink } from 'node:fs/promises';
 import { FlintFailure } from '../../shared/result';
-import { captureFile, exists, keepBeside, placeUnlessTaken, putBack, renamedKind, restoreOverOurs, stampOf, writeTemporary, type CapturedFile, type InodeStamp } from './captured-file';
+import { captureFile, exists, keepBeside, placeUnlessTaken, putBack, renamedKind, rollBack, stampOf, writeTemporary, type CapturedFile, type InodeStamp, type SwapPlace } from './captured-file';
 import { LateWriterWatch, type LateWriterReport } from './late-writer-watch';
 import { ProjectFolder } from './project-folder';
+import { ScratchArea } from './scratch-area';
 import { readSettled, type SettleClock } from './read-settled';
 
 export interface ProjectFileWriterOptions {
@@ -34,6 +35,8 @@ export interface ProjectFileWriterOptions {
   onLateWriter?: (report: LateWriterReport) => void;
   /** The waits for quiet (tests count them). */
   clock?: SettleClock;
+  /** Flint's scratch folder in the OS cache directory (see scratch-area.ts; tests pass their own). */
+  cacheFolder?: string;
   /** For tests: awaited at each point where another program's save can land, to place one exactly there. */
   atStep?: (step: WriteStep) => Promise<void>;
 }
@@ -55,6 +58,8 @@ export class ProjectFileWriter {
   private readonly lateWriters: LateWriterWatch;
   private readonly atStep: (step: WriteStep) => Promise<void>;
   private readonly clock: SettleClock | undefined;
+  /** Where the scratch files of every write go: out of the project, on the same file system. */
+  readonly scratchArea: ScratchArea;
   /** One write at a time, late-writer checks included: they rename the same names. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -67,6 +72,7 @@ export class ProjectFileWriter {
     this.maxQuietWaitMs = options.maxQuietWaitMs ?? 3000;
     this.atStep = options.atStep ?? (async () => undefined);
     this.clock = options.clock;
+    this.scratchArea = ScratchArea.for(root, options.cacheFolder !== undefined ? { cacheFolder: options.cacheFolder } : {});
     this.lateWriters = new LateWriterWatch(options.graceMs ?? 2000, (task) => this.run(task), options.onLateWriter ?? (() => undefined));
   }
 
@@ -100,16 +106,23 @@ export class ProjectFileWriter {
   async replaceNow(relativePath: string, expected: Uint8Array | null, next: Uint8Array | null, mode: number): Promise<ReplaceOutcome> {
     const slash = relativePath.lastIndexOf('/');
     const name = relativePath.slice(slash + 1);
-    const folder = await ProjectFolder.open(this.root, slash === -1 ? '' : relativePath.slice(0, slash), { create: expected === null && next !== null });
+    const folderPath = slash === -1 ? '' : relativePath.slice(0, slash);
+    if (expected === null && next === null) return { status: 'written' };
+    const folder = await ProjectFolder.open(this.root, folderPath, { create: expected === null && next !== null });
+    let place: SwapPlace | null = null;
     let handedOver = false;
     try {
-      if (expected === null) return next === null ? { status: 'written' } : await this.create(folder, name, next, mode);
+      place = { folder, name, scratch: await this.scratchArea.mirror(folderPath, folder) };
+      if (expected === null) return await this.create(place, next!, mode);
       await this.settle(relativePath);
-      const swapped = await this.swap(folder, name, expected, next, mode);
+      const swapped = await this.swap(place, expected, next, mode);
       handedOver = swapped.handedOver;
       return swapped.outcome;
     } finally {
-      if (!handedOver) await folder.close();
+      if (!handedOver) {
+        await folder.close();
+        await place?.scratch.close();
+      }
     }
   }
 
@@ -126,27 +139,29 @@ export class ProjectFileWriter {
   }
 
   /** Creates `name` only if nothing has that name: placing a finished temp file with link(2) is the conditional create. */
-  private async create(folder: ProjectFolder, name: string, next: Uint8Array, mode: number): Promise<ReplaceOutcome> {
-    const temporary = await writeTemporary(folder, name, next, mode);
+  private async create(place: SwapPlace, next: Uint8Array, mode: number): Promise<ReplaceOutcome> {
+    const { folder, name } = place;
+    const temporary = await writeTemporary(place, next, mode);
     try {
       await this.refuseIfOutside(folder, name);
       await this.atStep('captured');
-      if (!(await placeUnlessTaken(folder, temporary.name, name))) return { status: 'changed' };
+      if (!(await placeUnlessTaken({ folder: place.scratch, name: temporary.name }, place))) return { status: 'changed' };
       if (!(await folder.isStillInside())) {
         await this.takeOursBack(folder, name, temporary.stamp);
         throw this.movedOut(folder, name);
       }
     } finally {
-      await unlink(folder.entry(temporary.name)).catch(() => undefined);
+      await unlink(place.scratch.entry(temporary.name)).catch(() => undefined);
     }
     this.ownStamps.set(folder.display(name), temporary.stamp);
     await folder.sync();
     return { status: 'written' };
   }
 
-  private async swap(folder: ProjectFolder, name: string, expected: Uint8Array, next: Uint8Array | null, mode: number): Promise<{ outcome: ReplaceOutcome; handedOver: boolean }> {
+  private async swap(place: SwapPlace, expected: Uint8Array, next: Uint8Array | null, mode: number): Promise<{ outcome: ReplaceOutcome; handedOver: boolean }> {
+    const { folder, name, scratch } = place;
     const path = folder.display(name);
-    const temporary = next === null ? null : await writeTemporary(folder, name, next, mode);
+    const temporary = next === null ? null : await writeTemporary(place, next, mode);
     const ourStamp = temporary?.stamp ?? null;
     let captured: CapturedFile | null = null;
     /** Flint's file is under the name: undoing means putting the captured one back over it. */
@@ -157,26 +172,26 @@ export class ProjectFileWriter {
       // Only a regular file is ever taken aside (a folder or a link swapped in stays as it is).
       const present = await lstat(folder.entry(name)).catch(() => null);
       if (present !== null && !present.isFile()) return { outcome: { status: 'changed' }, handedOver: false };
-      captured = await captureFile(folder, name, expected);
+      captured = await captureFile(place, expected);
       if (captured === null) return { outcome: { status: 'changed' }, handedOver: false };
-      if (!captured.plausible) return { outcome: changed(await putBack(folder, name, captured.aside)), handedOver: false };
+      if (!captured.plausible) return { outcome: changed(await putBack(place, captured.aside)), handedOver: false };
       await this.atStep('captured');
       // Placing with link(2) is the conditional step; a delete only checks that the name stayed free.
       // The name is free only from the capture to here: the bytes are compared after.
-      placed = temporary !== null && (await placeUnlessTaken(folder, temporary.name, name));
+      placed = temporary !== null && (await placeUnlessTaken({ folder: scratch, name: temporary.name }, place));
       if (temporary !== null ? !placed : await exists(folder.entry(name))) {
         // Someone saved under the name while it was free: theirs stays. The capture was the
         // base (dropped), or, if it was not, an earlier save of theirs (kept beside).
         if (await captured.matches()) {
-          await unlink(folder.entry(captured.aside));
+          await unlink(scratch.entry(captured.aside));
           return { outcome: { status: 'changed' }, handedOver: false };
         }
-        return { outcome: changed(await keepBeside(folder, name, captured.aside)), handedOver: false };
+        return { outcome: changed(await keepBeside(place, captured.aside)), handedOver: false };
       }
       await this.atStep('linked');
       // Not the bytes the plan was based on (a save of the same size), or written into since: that version wins.
       if (!(await captured.matches()) || (await captured.changedSinceRead())) {
-        return { outcome: changed(await restoreOverOurs(folder, name, captured.aside, ourStamp)), handedOver: false };
+        return { outcome: changed(await rollBack(place, captured.aside, ourStamp)), handedOver: false };
       }
       if (!(await folder.isStillInside())) throw this.movedOut(folder, name);
       await this.atStep('verified');
@@ -185,17 +200,17 @@ export class ProjectFileWriter {
       await folder.sync();
       // Done: from here a crash must not bring it back under the name (a delete stays done).
       const grace = renamedKind(captured.aside, 'grace');
-      await rename(folder.entry(captured.aside), folder.entry(grace));
+      await rename(scratch.entry(captured.aside), scratch.entry(grace));
       captured.aside = grace;
-      this.lateWriters.watch({ folder, name, captured, ourStamp });
+      this.lateWriters.watch({ place, captured, ourStamp });
       captured = null;
       return { outcome: { status: 'written' }, handedOver: true };
     } catch (error) {
       // Whatever failed, the captured file goes back under its name (over Flint's, if placed).
-      if (captured !== null) await (placed ? restoreOverOurs(folder, name, captured.aside, ourStamp) : putBack(folder, name, captured.aside)).catch(() => undefined);
+      if (captured !== null) await (placed ? rollBack(place, captured.aside, ourStamp) : putBack(place, captured.aside)).catch(() => undefined);
       throw error;
     } finally {
-      if (temporary !== null) await unlink(folder.entry(temporary.name)).catch(() => undefined);
+      if (temporary !== null) await unlink(scratch.entry(temporary.name)).catch(() => undefined);
       await captured?.close();
     }
   }

@@ -11,7 +11,7 @@
  * a swap in that instant is detected afterwards instead of prevented.
  */
 import { constants, existsSync } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { touchesGitFolder } from '../../shared/paths';
 import { FlintFailure } from '../../shared/result';
@@ -35,16 +35,17 @@ export class ProjectFolder {
    * creating missing folders when `create` is set. A link or a file where a folder was
    * is refused as `outside-project`.
    */
-  static async open(root: string, relativePath: string, options: { create: boolean }): Promise<ProjectFolder> {
+  static async open(root: string, relativePath: string, options: { create: boolean; mode?: number }): Promise<ProjectFolder> {
     const segments = relativePath === '' ? [] : relativePath.split('/');
-    if (!HAS_PROC_FD) return ProjectFolder.openByPath(root, relativePath, segments, options.create);
+    const mode = options.mode ?? 0o777;
+    if (!HAS_PROC_FD) return ProjectFolder.openByPath(root, relativePath, segments, options.create, mode);
     let handle = await open(root, FOLDER_FLAGS).catch((error: unknown) => {
       throw refusal(relativePath, error);
     });
     try {
       for (const segment of segments) {
         const next: string = `${PROC_FD}/${handle.fd}/${segment}`;
-        const child = await openFolder(next, options.create, relativePath);
+        const child = await openFolder(next, options.create, relativePath, mode);
         await handle.close();
         handle = child;
       }
@@ -55,13 +56,13 @@ export class ProjectFolder {
     return new ProjectFolder(root, relativePath, handle);
   }
 
-  private static async openByPath(root: string, relativePath: string, segments: string[], create: boolean): Promise<ProjectFolder> {
+  private static async openByPath(root: string, relativePath: string, segments: string[], create: boolean, mode: number): Promise<ProjectFolder> {
     let path = root;
     for (const segment of segments) {
       path = join(path, segment);
       const stats = await lstat(path).catch(async (error: unknown) => {
         if (!create || errorCode(error) !== 'ENOENT') throw refusal(relativePath, error);
-        await mkdir(path);
+        await mkdir(path, mode);
         return lstat(path);
       });
       if (!stats.isDirectory()) throw refusal(relativePath, null);
@@ -94,6 +95,12 @@ export class ProjectFolder {
     return !touchesGitFolder(toPosixRelative(this.root, where));
   }
 
+  /** The device the folder is on (a rename or link works only within one). */
+  async device(): Promise<bigint> {
+    const stats = this.handle ? await this.handle.stat({ bigint: true }) : await stat(this.entry(''), { bigint: true });
+    return stats.dev;
+  }
+
   /** Makes the folder's new entries durable (best effort: not every platform can fsync a folder). */
   async sync(): Promise<void> {
     try {
@@ -112,13 +119,13 @@ export class ProjectFolder {
   }
 }
 
-async function openFolder(path: string, create: boolean, relativePath: string): Promise<FileHandle> {
+async function openFolder(path: string, create: boolean, relativePath: string, mode: number): Promise<FileHandle> {
   try {
     return await open(path, FOLDER_FLAGS);
   } catch (error) {
     if (!create || errorCode(error) !== 'ENOENT') throw refusal(relativePath, error);
   }
-  await mkdir(path).catch((error: unknown) => {
+  await mkdir(path, mode).catch((error: unknown) => {
     if (errorCode(error) !== 'EEXIST') throw refusal(relativePath, error);
   });
   return open(path, FOLDER_FLAGS).catch((error: unknown) => {

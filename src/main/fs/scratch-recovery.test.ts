@@ -1,18 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { isScratchName } from './captured-file';
+import { ProjectFolder } from './project-folder';
+import { ScratchArea } from './scratch-area';
 import { recoverScratchFiles } from './scratch-recovery';
 
 const tsx = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 /** Runs a replace in a child process that dies (exit 137) at `step`, as a crash or a kill -9 would. */
-function crashDuringReplace(root: string, step: string, next: string | null = 'flint\n'): void {
+function crashDuringReplace(root: string, cacheFolder: string, step: string, next: string | null = 'flint\n'): void {
   const script = `
     import(${JSON.stringify(join(import.meta.dirname, 'project-file-writer.ts'))}).then(async ({ ProjectFileWriter }) => {
-      const writer = new ProjectFileWriter(${JSON.stringify(root)}, { quietMs: 0, atStep: async (at) => { if (at === ${JSON.stringify(step)}) process.exit(137); } });
+      const writer = new ProjectFileWriter(${JSON.stringify(root)}, { quietMs: 0, cacheFolder: ${JSON.stringify(cacheFolder)}, atStep: async (at) => { if (at === ${JSON.stringify(step)}) process.exit(137); } });
       const outcome = await writer.replace('src/app.ts', Buffer.from('original\\n'), ${next === null ? 'null' : `Buffer.from(${JSON.stringify(next)})`}, 0o644);
       // Done and reported: the app dies within the grace period.
       if (outcome.status === 'written') process.exit(137);
@@ -29,37 +32,68 @@ function crashDuringReplace(root: string, step: string, next: string | null = 'f
 
 describe('recoverScratchFiles', () => {
   let project: TempProject;
+  let cache: string;
+  let area: ScratchArea;
+  /** The scratch files of src/ in the area, out of the project. */
+  const scratchOfSrc = async () => {
+    const mirror = await area.existingMirror('src');
+    if (mirror === null) return [];
+    try {
+      return (await readdir(mirror.entry(''))).filter(isScratchName);
+    } finally {
+      await mirror.close();
+    }
+  };
   beforeEach(async () => {
     project = await createTempProject({ 'src/app.ts': 'original\n' });
+    cache = await mkdtemp(join(tmpdir(), 'flint-scratch-cache-'));
+    area = ScratchArea.for(project.root, { cacheFolder: cache });
   });
-  afterEach(() => project.remove());
+  afterEach(async () => {
+    await project.remove();
+    await rm(cache, { recursive: true, force: true });
+  });
 
-  it('puts back a file that a crash left taken aside while its name was free', async () => {
-    crashDuringReplace(project.root, 'captured');
-    expect(await readdir(project.path('src'))).not.toContain('app.ts');
-    const report = await recoverScratchFiles(project.root, ['src'], () => false);
+  it('puts back a file that a crash left taken aside (in the scratch area) while its name was free', async () => {
+    crashDuringReplace(project.root, cache, 'captured');
+    expect(await readdir(project.path('src'))).toEqual([]);
+    expect((await scratchOfSrc()).some((name) => name.endsWith('.aside'))).toBe(true);
+    const report = await recoverScratchFiles(area, ['src'], () => false);
     expect(report.restored).toEqual(['src/app.ts']);
     expect(await readFile(project.path('src/app.ts'), 'utf8')).toBe('original\n');
-    expect((await readdir(project.path('src'))).filter(isScratchName)).toEqual([]);
+    expect(await readdir(project.path('src'))).toEqual(['app.ts']);
+    expect(await scratchOfSrc()).toEqual([]);
   });
 
   it('drops leftovers whose bytes the journal knows, and keeps unknown ones under a visible name', async () => {
-    crashDuringReplace(project.root, 'linked');
+    crashDuringReplace(project.root, cache, 'linked');
     expect(await readFile(project.path('src/app.ts'), 'utf8')).toBe('flint\n');
-    const known = await recoverScratchFiles(project.root, ['src'], (bytes) => Buffer.from(bytes).toString() === 'original\n');
+    expect(await readdir(project.path('src'))).toEqual(['app.ts']);
+    const known = await recoverScratchFiles(area, ['src'], (bytes) => Buffer.from(bytes).toString() === 'original\n');
     expect(known).toEqual({ restored: [], kept: [] });
-    expect((await readdir(project.path('src'))).sort()).toEqual(['app.ts']);
+    expect(await scratchOfSrc()).toEqual([]);
 
-    await writeFile(project.path('src/.app.ts.flint-0123456789ab.aside'), 'bytes no journal knows\n');
-    const unknown = await recoverScratchFiles(project.root, ['src'], () => false);
+    const mirror = await area.mirror('src', await ProjectFolder.open(project.root, 'src', { create: false }));
+    await writeFile(mirror.entry('.app.ts.flint-0123456789ab.aside'), 'bytes no journal knows\n');
+    await mirror.close();
+    const unknown = await recoverScratchFiles(area, ['src'], () => false);
     expect(unknown.kept).toHaveLength(1);
     expect(await readFile(project.path(unknown.kept[0]!), 'utf8')).toBe('bytes no journal knows\n');
   });
 
+  it('still settles scratch files an older Flint left beside the file', async () => {
+    await writeFile(project.path('src/.app.ts.flint-0123456789ab.grace'), 'original\n');
+    await writeFile(project.path('src/.app.ts.flint-ba9876543210.tmp'), 'half a write\n');
+    const report = await recoverScratchFiles(area, ['src'], (bytes) => Buffer.from(bytes).toString() === 'original\n');
+    expect(report).toEqual({ restored: [], kept: [] });
+    expect(await readdir(project.path('src'))).toEqual(['app.ts']);
+  });
+
   it('never brings back a file whose delete was done, when the app died during the grace period', async () => {
-    crashDuringReplace(project.root, 'never', null);
-    const report = await recoverScratchFiles(project.root, ['src'], (bytes) => Buffer.from(bytes).toString() === 'original\n');
+    crashDuringReplace(project.root, cache, 'never', null);
+    const report = await recoverScratchFiles(area, ['src'], (bytes) => Buffer.from(bytes).toString() === 'original\n');
     expect(report).toEqual({ restored: [], kept: [] });
     expect(await readdir(project.path('src'))).toEqual([]);
+    expect(await scratchOfSrc()).toEqual([]);
   });
 });

@@ -8,9 +8,14 @@
 import ignore, { type Ignore } from 'ignore';
 import { baseName, parentPath } from '../../shared/paths';
 import { isScratchName } from '../fs/captured-file';
+import { FALLBACK_FOLDER } from '../fs/scratch-area';
 
-/** Folder names hidden wherever they appear, whatever the .gitignore files say (and Flint's own scratch files, by `isScratchName`). */
-export const ALWAYS_HIDDEN_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+/**
+ * Folder names hidden wherever they appear, whatever the .gitignore files say: and Flint's
+ * own scratch folder (where a project has no better place for it) and, by `isScratchName`,
+ * scratch files an older Flint left beside a file.
+ */
+export const ALWAYS_HIDDEN_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules', FALLBACK_FOLDER]);
 
 export class IgnoreRules {
   /** Folder ('' for the root) → its matchers, lowest precedence first. */

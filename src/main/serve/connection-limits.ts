@@ -1,15 +1,55 @@
 /**
- * Caps on what one serve shell accepts, so a runaway or hostile local client cannot
- * exhaust it: at most so many open sockets (each one gets every event), and at most so
- * many connections that have not authenticated a socket (plain page loads and handshakes
- * in progress). Without them, 400 sockets opened in a quarter of a second.
+ * Caps on what one serve shell accepts, so a runaway or hostile local client can neither
+ * exhaust it nor lock its user out: at most so many open sockets (each one gets every
+ * event), and at most so many connections that have not authenticated a socket (plain
+ * page loads, handshakes in progress, idle keep-alives, and whatever else connects).
+ * Without the caps, 400 sockets opened in a quarter of a second.
+ *
+ * Any local process can connect, so the unauthenticated cap must never refuse the user:
+ * at the cap a new connection drops the oldest unauthenticated one, and an
+ * unauthenticated connection that has not sent a whole request head within
+ * `headerDeadlineMs` is dropped, so a flood holds no slot for long and the page's own
+ * connection always gets in. A socket that carried the token is the user's: it leaves
+ * the unauthenticated count and is never dropped to make room.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 
-/** The defaults: a few tabs of Flint, with room to spare; tests can lower them. */
-export const DEFAULT_LIMITS = { sockets: 16, unauthenticated: 32 };
+/** The numbers the caps use; `startServeServer`'s `limits` overrides any of them (tests). */
+export interface LimitSettings {
+  /** Open authenticated sockets. */
+  sockets: number;
+  /** Connections that have not authenticated a socket; past it, the oldest is dropped. */
+  unauthenticated: number;
+  /**
+   * How long an unauthenticated connection may take to deliver a complete request head,
+   * counted from its connect, or from the end of its last response when it is kept alive.
+   * Bytes trickling in do not extend it.
+   */
+  headerDeadlineMs: number;
+  /**
+   * Node's own bound on receiving a whole request, body included, checked only every few
+   * seconds: the backstop for a slow body. 0 turns it off (tests, so that nothing but the
+   * header deadline or a drop for room can close a connection).
+   */
+  requestTimeoutMs: number;
+}
+
+/** The defaults. */
+export const DEFAULT_LIMITS: LimitSettings = {
+  // A few tabs of Flint, with room to spare.
+  sockets: 16,
+  // A page load uses about six connections at once: room for several. Past it the oldest
+  // goes, so a flood costs the user at most a retried asset request, never the socket.
+  unauthenticated: 32,
+  // The page is on this machine and sends its request head in one write, within a
+  // millisecond; a second leaves room for a loaded machine. Node's own header timeout is
+  // checked only every few seconds, and data would not restart a socket idle timeout.
+  headerDeadlineMs: 1_000,
+  // Requests carry no body worth waiting for; a client sending one this slowly is stuck.
+  requestTimeoutMs: 30_000,
+};
 
 /** Close code for a socket over the cap: 1013 is "Try Again Later" (RFC 6455 registry). */
 export const TOO_MANY_SOCKETS_CODE = 1013;
@@ -23,33 +63,44 @@ export interface ConnectionLimits {
 }
 
 /**
- * Starts counting `server`'s connections: one past the unauthenticated cap is dropped at
- * once (before a byte is parsed); one socket past the socket cap is closed with 1013 and
- * a reason the page can show.
+ * Starts counting `server`'s connections: one past the unauthenticated cap drops the
+ * oldest unauthenticated connection (before a byte of the new one is parsed); an
+ * unauthenticated one that misses its header deadline is dropped; one socket past the
+ * socket cap is closed with 1013 and a reason the page can show.
  */
-export function limitConnections(server: Server, limits = DEFAULT_LIMITS): ConnectionLimits {
-  const release = new WeakMap<Duplex, () => void>();
-  let unauthenticated = 0;
+export function limitConnections(server: Server, limits: LimitSettings = DEFAULT_LIMITS): ConnectionLimits {
+  // Oldest first: a Map iterates in insertion order.
+  const unauthenticated = new Map<Duplex, HeaderDeadline>();
   let sockets = 0;
 
+  const forget = (connection: Duplex): void => {
+    unauthenticated.get(connection)?.cancel();
+    unauthenticated.delete(connection);
+  };
+
+  // An idle kept-alive connection is bounded by the same deadline: this makes Node's Keep-Alive
+  // header say so, and keeps Node's own idle close (5 s by default) from undercutting a longer one.
+  server.keepAliveTimeout = limits.headerDeadlineMs;
+
   server.on('connection', (connection: Duplex) => {
-    if (unauthenticated >= limits.unauthenticated) {
-      connection.destroy();
-      return;
+    if (unauthenticated.size >= limits.unauthenticated) {
+      const [oldest] = unauthenticated.keys();
+      if (oldest) {
+        forget(oldest);
+        oldest.destroy();
+      }
     }
-    unauthenticated++;
-    let counted = true;
-    const done = (): void => {
-      if (!counted) return;
-      counted = false;
-      unauthenticated--;
-    };
-    release.set(connection, done);
-    connection.once('close', done);
+    unauthenticated.set(connection, startHeaderDeadline(connection, limits.headerDeadlineMs));
+    connection.once('close', () => forget(connection));
+  });
+
+  // Ahead of the request handler, so the deadline stops before any work for the request.
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    unauthenticated.get(request.socket)?.requestArrived(response);
   });
 
   return {
-    authenticated: (connection) => release.get(connection)?.(),
+    authenticated: forget,
     admit: (client) => {
       if (sockets >= limits.sockets) {
         client.close(TOO_MANY_SOCKETS_CODE, `Too many Flint pages are connected (${limits.sockets}); close one and reload.`);
@@ -58,6 +109,43 @@ export function limitConnections(server: Server, limits = DEFAULT_LIMITS): Conne
       sockets++;
       client.once('close', () => sockets--);
       return true;
+    },
+  };
+}
+
+/** One unauthenticated connection's deadline for its next request head. */
+interface HeaderDeadline {
+  /** A whole request head arrived: no deadline until its response has ended. */
+  requestArrived(response: ServerResponse): void;
+  /** The connection closed or authenticated: no deadline ever again. */
+  cancel(): void;
+}
+
+/** Destroys `connection` unless each request head it sends arrives within `ms` of it being idle. */
+function startHeaderDeadline(connection: Duplex, ms: number): HeaderDeadline {
+  let timer: NodeJS.Timeout | undefined;
+  let cancelled = false;
+  // Requests whose response has not ended (pipelined requests can overlap).
+  let pending = 0;
+  const arm = (): void => {
+    if (cancelled) return;
+    // Destroyed without a 408: nothing is owed to a client that sent no request.
+    timer = setTimeout(() => connection.destroy(), ms);
+    timer.unref();
+  };
+  arm();
+  return {
+    requestArrived: (response) => {
+      pending++;
+      clearTimeout(timer);
+      response.once('close', () => {
+        pending--;
+        if (pending === 0) arm();
+      });
+    },
+    cancel: () => {
+      cancelled = true;
+      clearTimeout(timer);
     },
   };
 }

@@ -24,7 +24,7 @@ import {
 import type { ContractHost } from '../contract-host';
 import type { Event } from '../lifecycle';
 import type { Logger } from '../logger';
-import { DEFAULT_LIMITS, limitConnections } from './connection-limits';
+import { DEFAULT_LIMITS, limitConnections, type LimitSettings } from './connection-limits';
 import { checkRequest, offersToken, requestFacts, type GuardConfig } from './request-guard';
 import { readStaticFile } from './static-files';
 
@@ -37,8 +37,8 @@ export interface ServeServerOptions {
   logger: Logger;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Caps on open sockets and unauthenticated connections (tests lower them). */
-  limits?: typeof DEFAULT_LIMITS;
+  /** Overrides of the caps on sockets and unauthenticated connections (tests change them). */
+  limits?: Partial<LimitSettings>;
 }
 
 /** A running serve server: the URL to print, its port, and a clean stop. */
@@ -67,19 +67,22 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     handleProtocols: (offered) => (offered.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false),
   });
 
-  // Short header and request timeouts, checked often: a stalled client must not hold a slot.
-  const timeouts = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 };
+  const settings = { ...DEFAULT_LIMITS, ...options.limits };
+  // Node's header timeout is no tighter than its request timeout: connection-limits.ts gives
+  // each request head its own, far shorter deadline.
+  const timeouts = { headersTimeout: settings.requestTimeoutMs, requestTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 2_000 };
   const server = createServer(timeouts, (request, response) => {
     handleHttp(request, response, guard, { rendererFolder: options.rendererFolder, instance }).catch((error: unknown) => {
       options.logger.error('serve request failed', error);
       if (!response.headersSent) response.writeHead(500).end('Internal error');
     });
   });
-  const limits = limitConnections(server, options.limits ?? DEFAULT_LIMITS);
+  const limits = limitConnections(server, settings);
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refusal = upgradeRefusal(request, guard);
     if (refusal) {
+      // Still unauthenticated: if the client never closes its side, its header deadline does.
       socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }

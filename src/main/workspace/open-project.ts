@@ -25,6 +25,8 @@ export interface OpenProjectOptions {
   info: ProjectInfo;
   /** Folder for undo journals (one file per project). */
   journalFolder: string;
+  /** Flint's scratch folder in the OS cache, for writes in projects without a git folder (fs/scratch-area.ts). */
+  scratchFolder?: string;
   logger: Logger;
   /** Test seam for the project scan. */
   fileSystem?: ScanFileSystem;
@@ -85,6 +87,7 @@ export class OpenProject implements Disposable {
     const edits = await EditService.create({
       files,
       journalFolder: options.journalFolder,
+      ...(options.scratchFolder !== undefined ? { scratchFolder: options.scratchFolder } : {}),
       logger,
       onWillWrite: (path, bytes) => ownWrites.expect(path, bytes),
       names: { hasFile: (path) => session.hasFile(path), filesNamed: (name) => session.filesNamed(name) },

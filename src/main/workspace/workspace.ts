@@ -18,6 +18,8 @@ import { OpenProject } from './open-project';
 export interface WorkspaceOptions {
   /** Folder for undo journals (one file per project). */
   journalFolder: string;
+  /** Flint's scratch folder in the OS cache, for writes in projects without a git folder (fs/scratch-area.ts). */
+  scratchFolder?: string;
   logger: Logger;
   /** Test seam for the project scan. */
   fileSystem?: ScanFileSystem;
@@ -72,7 +74,8 @@ export class Workspace implements Disposable {
       const root = await checkFolder(expandHome(path.trim()));
       await this.closeNow('closed', 'Another project was opened.');
       const info: ProjectInfo = { id: this.nextProjectId++, root, name: basename(root) || root };
-      const project = await OpenProject.open({ info, journalFolder: this.options.journalFolder, logger: this.options.logger, fileSystem: this.options.fileSystem });
+      const { journalFolder, scratchFolder, logger, fileSystem } = this.options;
+      const project = await OpenProject.open({ info, journalFolder, scratchFolder, logger, fileSystem });
       if (this.disposed) {
         project.dispose();
         throw new FlintFailure('no-project', 'Flint is quitting; the folder was not opened.');

@@ -92,7 +92,6 @@ export class EditStreamParser {
   /** Feeds the next piece of the answer. Work is linear in the delta, however long the line. */
   push(delta: string): void {
     if (this.finished || delta.length === 0) return;
-    countWork(delta.length);
     const now = this.now?.();
     if (this.unfinished.isEmpty) this.lineStartedAt = now;
     let newline = delta.indexOf('\n');
@@ -152,7 +151,6 @@ export class EditStreamParser {
   }
 
   private line(raw: string): void {
-    countWork(raw.length);
     this.lineNumber += 1;
     this.lastPreview = '';
     const openedAtHeader = this.openedAtHeader;
@@ -288,8 +286,7 @@ export class EditStreamParser {
     const { hint, hadLineNumbers } = hunkHeaderHint(text);
     if (hadLineNumbers) this.problem('Line numbers in a "@@ -a,b +c,d @@" header are ignored; hunks are anchored by their text.');
     if (!hint) return;
-    this.pendingHints.push(hint);
-    countWork(this.pendingHints.length);
+    countWork(this.pendingHints.push(hint)); // All of them are copied into the event.
     this.emit({ type: 'hunk-hints', hunkIndex: this.hunkIndex, contextHints: [...this.pendingHints] });
   }
 
