@@ -74,37 +74,50 @@ export class ScratchArea {
   }
 
   /**
-   * The mirror folders where scratch files of `relativePath` may be, without creating any:
-   * for recovery after a crash (legacy scratch files beside the file are looked for too).
+   * Every existing mirror of `relativePath`, in any area this project may have used (the
+   * preferred one can change between runs: a `git init`, a cache moved), without creating
+   * any: for recovery after a crash.
    */
-  async existingMirror(relativePath: string): Promise<ProjectFolder | null> {
+  async existingMirrors(relativePath: string): Promise<ProjectFolder[]> {
     const folder = await ProjectFolder.open(this.root, relativePath, { create: false }).catch(() => null);
-    if (folder === null) return null;
+    if (folder === null) return [];
+    const mirrors: ProjectFolder[] = [];
     try {
-      const { base, top } = await this.locate(relativePath, await folder.device(), false);
-      const inside = top === '' ? relativePath : relativePath.slice(top.length + 1);
-      return await ProjectFolder.open(base, inside, { create: false }).catch(() => null);
-    } catch {
-      return null;
+      const device = await folder.device();
+      for (const { base, top } of await this.candidates(relativePath, device)) {
+        if (!(await usableOn(base, device, false))) continue;
+        const inside = top === '' ? relativePath : relativePath.slice(top.length + 1);
+        const mirror = await ProjectFolder.open(base, inside, { create: false }).catch(() => null);
+        if (mirror !== null) mirrors.push(mirror);
+      }
+      return mirrors;
     } finally {
       await folder.close();
     }
   }
 
-  /** Picks the area for folders on `device` (see the header for the order). */
-  private async locate(relativePath: string, device: bigint, create = true): Promise<DeviceArea> {
+  /** Picks the area for folders on `device`: the first candidate usable there (see the header for the order). */
+  private async locate(relativePath: string, device: bigint): Promise<DeviceArea> {
+    const candidates = await this.candidates(relativePath, device);
+    for (const candidate of candidates.slice(0, -1)) {
+      if (await usableOn(candidate.base, device, true)) return candidate;
+    }
+    const last = candidates.at(-1)!;
+    await this.makeFallback(last.base);
+    return last;
+  }
+
+  /** The areas folders on `device` may use, in order; the last is the hidden fallback in the project. */
+  private async candidates(relativePath: string, device: bigint): Promise<DeviceArea[]> {
     const rootDevice = (await stat(this.root, { bigint: true })).dev;
     if (device !== rootDevice) {
       const top = await this.mountTop(relativePath, device);
-      return { base: await this.fallback(top, create), top };
+      return [{ base: join(this.root, top, FALLBACK_FOLDER), top }];
     }
     const key = createHash('sha256').update(this.root).digest('hex').slice(0, 16);
     const git = await gitFolder(this.root);
-    const candidates = [git && join(git, 'flint', key), this.options.cacheFolder && join(this.options.cacheFolder, key), join(privateTempFolder(), key)];
-    for (const base of candidates) {
-      if (base && (await usableOn(base, device, create))) return { base, top: '' };
-    }
-    return { base: await this.fallback('', create), top: '' };
+    const bases = [git && join(git, 'flint', key), this.options.cacheFolder && join(this.options.cacheFolder, key), join(privateTempFolder(), key), join(this.root, FALLBACK_FOLDER)];
+    return bases.filter((base): base is string => Boolean(base)).map((base) => ({ base, top: '' }));
   }
 
   /** The top folder of the mount `relativePath` is on, inside the project ('' if none is higher). */
@@ -120,15 +133,12 @@ export class ScratchArea {
     return top;
   }
 
-  /** `<top>/.flint-scratch/`, with a `.gitignore` of `*` so that git never lists it. */
-  private async fallback(top: string, create: boolean): Promise<string> {
-    const base = join(this.root, top, FALLBACK_FOLDER);
-    if (!create) return base;
+  /** Makes the hidden fallback folder, with a `.gitignore` of `*` so that git never lists it. */
+  private async makeFallback(base: string): Promise<void> {
     await mkdir(base, { recursive: true, mode: 0o700 });
-    await writeFile(join(base, '.gitignore'), '# Flint\'s scratch files (see Flint\'s README).\n*\n', { flag: 'wx' }).catch((error: unknown) => {
+    await writeFile(join(base, '.gitignore'), "# Flint's scratch files (see Flint's README).\n*\n", { flag: 'wx' }).catch((error: unknown) => {
       if (errorCode(error) !== 'EEXIST') throw error;
     });
-    return base;
   }
 }
 

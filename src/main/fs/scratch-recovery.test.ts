@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,13 +36,12 @@ describe('recoverScratchFiles', () => {
   let area: ScratchArea;
   /** The scratch files of src/ in the area, out of the project. */
   const scratchOfSrc = async () => {
-    const mirror = await area.existingMirror('src');
-    if (mirror === null) return [];
-    try {
-      return (await readdir(mirror.entry(''))).filter(isScratchName);
-    } finally {
+    const names: string[] = [];
+    for (const mirror of await area.existingMirrors('src')) {
+      names.push(...(await readdir(mirror.entry(''))).filter(isScratchName));
       await mirror.close();
     }
+    return names;
   };
   beforeEach(async () => {
     project = await createTempProject({ 'src/app.ts': 'original\n' });
@@ -63,6 +62,14 @@ describe('recoverScratchFiles', () => {
     expect(await readFile(project.path('src/app.ts'), 'utf8')).toBe('original\n');
     expect(await readdir(project.path('src'))).toEqual(['app.ts']);
     expect(await scratchOfSrc()).toEqual([]);
+  });
+
+  it('finds a file a crash left aside in the cache even when the project has since become a git repository', async () => {
+    crashDuringReplace(project.root, cache, 'captured');
+    await mkdir(project.path('.git'));
+    const report = await recoverScratchFiles(area, ['src'], () => false);
+    expect(report.restored).toEqual(['src/app.ts']);
+    expect(await readFile(project.path('src/app.ts'), 'utf8')).toBe('original\n');
   });
 
   it('drops leftovers whose bytes the journal knows, and keeps unknown ones under a visible name', async () => {

@@ -39,11 +39,11 @@ export async function recoverScratchFiles(area: ScratchArea, folders: Iterable<s
     } catch {
       continue; // Gone, or no longer a folder inside the project: nothing of Flint's to recover there.
     }
-    const mirror = await area.existingMirror(relativeFolder);
+    const mirrors = await area.existingMirrors(relativeFolder);
     try {
-      for (const scratch of mirror === null ? [folder] : [mirror, folder]) await recoverIn(folder, scratch, isKnown, report);
+      for (const scratch of [...mirrors, folder]) await recoverIn(folder, scratch, isKnown, report);
     } finally {
-      await mirror?.close();
+      for (const mirror of mirrors) await mirror.close();
       await folder.close();
     }
   }
