@@ -18,6 +18,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     openProject: notUsed,
     chooseProjectFolder: notUsed,
     closeProject: notUsed,
+    openProjectAnyway: notUsed,
     listDirectory: notUsed,
     readFile: async (input) => {
       calls.push(input);

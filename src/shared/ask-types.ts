@@ -175,6 +175,19 @@ export interface TurnView {
   failure?: TurnFailure;
 }
 
+/** The model's output rate in a turn, as the pane shows it. */
+export interface OutputRate {
+  turn: number;
+  /** Tokens per second; null when the stream was too short to measure. */
+  tokensPerSecond: number | null;
+  /**
+   * false: an estimate while the turn streams — the text received so far (about 4 bytes a
+   * token) over the time from its first delta to its latest; true: the finished request's
+   * figure, as the latency HUD shows it (the provider's token count, first to last delta).
+   */
+  measured: boolean;
+}
+
 /**
  * One batched update of a conversation: its turns' changes, prose and hunks (at most one
  * per frame). The whole conversation, when the renderer (re)loads it, is one such update
@@ -191,6 +204,8 @@ export interface AnswerUpdate {
   prose?: { turn: number; text: string }[];
   hunks: HunkUpdate[];
   problems?: string[];
+  /** The streaming turn's output rate, latest first (not kept: a reloaded conversation has none). */
+  rate?: OutputRate;
   /** Everything: the renderer replaces what it has of this conversation. */
   full?: { title: string };
 }

@@ -56,6 +56,7 @@ export const requestSchemas = {
   openProject: z.object({ path: FolderPath }).strict(),
   chooseProjectFolder: NoInput,
   closeProject: NoInput,
+  openProjectAnyway: z.object({ projectId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }).strict(),
   listDirectory: PathInput,
   readFile: PathInput,
   selectFile: PathInput,

@@ -27,6 +27,7 @@ import type {
   CurrentFile,
   FileContent,
   ProjectInfo,
+  SizeWarning,
   TreeChange,
   TreeEntry,
 } from './project-types';
@@ -41,7 +42,7 @@ export interface AppInfo {
 
 /** User preferences the renderer reads and writes. Stored in settings.json. */
 export interface UiSettings {
-  /** Show entries hidden by .gitignore, .git and node_modules. */
+  /** Show entries hidden by .gitignore, .git, node_modules and .cache. */
   showIgnored: boolean;
   /** The shortcut that opens the ask bar (Electron accelerator syntax), system-wide and in the app. */
   shortcut: string;
@@ -57,6 +58,8 @@ export interface AppState {
   project: ProjectInfo | null;
   /** Null while the first index is still running (progress events follow). */
   tree: TreeEntry[] | null;
+  /** The open folder is a home folder, `/` or huge, and the user has not said to open it anyway. */
+  sizeWarning: SizeWarning | null;
   currentFile: CurrentFile;
   recent: string[];
   settings: UiSettings;
@@ -104,8 +107,10 @@ export const requests = {
   openProject: request<{ path: string }, ProjectInfo>('project:open'),
   /** Shows the native folder dialog and opens the choice; null if cancelled. Electron only. */
   chooseProjectFolder: request<NoInput, ProjectInfo | null>('project:choose'),
-  /** Closes the open project and disposes its watcher. */
+  /** Closes the open project and disposes its watcher (also the Cancel of a size warning). */
   closeProject: request<NoInput, null>('project:close'),
+  /** "Open anyway": the project of `projectId` shows its tree and starts watching despite its size warning. */
+  openProjectAnyway: request<{ projectId: number }, null>('project:openAnyway'),
   /** Lists one folder that the index left unlisted (a hidden folder, shown on demand). */
   listDirectory: request<{ path: string }, TreeEntry[]>('project:listDirectory'),
   /** Reads a file for the read-only view. */
@@ -225,6 +230,8 @@ export interface EventPayloads {
   'project:opened': ProjectInfo;
   /** Indexing progress: entries found so far. */
   'project:indexing': { projectId: number; entriesFound: number };
+  /** The folder is too large to open without asking (a home folder, `/`, a huge one), or no longer (null: answered). */
+  'project:sizeWarning': { projectId: number; warning: SizeWarning | null };
   /** The full tree, after the first index and after a .gitignore change. */
   'project:tree': { projectId: number; entries: TreeEntry[] };
   /** Live changes made by other programs, batched per frame. */

@@ -107,6 +107,28 @@ export interface CurrentFile {
   windowNote?: WindowNote;
 }
 
+/** Why Flint asks before it shows and watches a folder. */
+export type SizeWarningReason =
+  /** The user's home folder: every app's files and caches, which programs write all the time. */
+  | 'home'
+  /** The file system's root (`/`, `C:\`). */
+  | 'root'
+  /** Any folder whose first scan passed a very large number of entries. */
+  | 'large';
+
+/**
+ * A folder too large to open without asking. The scan goes on while the user reads it (its
+ * progress is `project:indexing`); the tree and the watcher wait for "Open anyway", and
+ * Cancel closes the project.
+ */
+export interface SizeWarning {
+  reason: SizeWarningReason;
+  /** Entries found so far (the count when the warning was last said; progress events are newer). */
+  entriesFound: number;
+  /** The scan is over: only the answer is awaited. */
+  scanDone: boolean;
+}
+
 /** Why a project stopped being open. */
 export type CloseReason =
   /** The user closed it, or opened another. */

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INVOICES, INVOICES_AFTER_REDUCE, SKIP_CANCELLED, USE_REDUCE } from '../fixtures/conversation-answers';
-import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
+import { askFlint, eventually, openFlintPage, requestsBefore } from '../helpers/chromium';
 import { simulatorServeEnv, startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { SimScriptSchema } from '../sim/sim-script';
-import { startSimulator, type Simulator } from '../sim/simulator';
+import { requestChain, startSimulator, type Simulator } from '../sim/simulator';
 
 const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
 /** The first answer: a hunk, then a long tail of prose, so it still streams when the user redirects. */
@@ -43,6 +43,8 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
   let serve: ServeProcess;
   let browser: BrowserContext;
   let page: Page;
+  /** The channel of every request the page sent (see requestsBefore). */
+  let requests: string[];
 
   const file = () => join(project, 'src', 'invoices.ts');
   const onDisk = () => readFile(file(), 'utf8').catch(() => '(being swapped)');
@@ -60,7 +62,7 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
   const startServe = async () => {
     // A deep model besides the fast one: a failed turn then offers to retry with it.
     serve = await startServeProcess([project], { ...simulatorServeEnv(config, sim.baseUrl, 'sk-e2e'), FLINT_DEEP_MODEL: 'gpt-5.3-codex' });
-    ({ browser, page } = await openFlintPage(serve.url));
+    ({ browser, page, requests } = await openFlintPage(serve.url));
     // A read of something not (yet) on screen fails fast, and `eventually` asks again.
     page.setDefaultTimeout(2_000);
     const tree = page.getByRole('tree', { name: 'Files' });
@@ -132,14 +134,16 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     await turn(1).locator('details.superseded-hunks summary').click();
     const superseded = page.locator('[data-hunk-id="1.0"]');
     expect(await superseded.locator('.hunk-warning').innerText()).toContain('Hunk 2 (from the redirect) changes the same lines');
+    const sentBefore = requests.length;
     await superseded.focus();
     await page.keyboard.press('a');
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await hunkState('1.0')).toBe('Ready');
     expect(await onDisk()).toBe(INVOICES);
     await shot('conversation-redirect');
     expect(await page.getByRole('button', { name: 'Accept all' }).innerText()).toBe('Accept all (1)');
     await page.getByRole('button', { name: 'Accept all' }).click();
+    // Sent after the A key: had the key asked to accept the superseded hunk, that request went out first.
+    expect((await requestsBefore(requests, sentBefore, 'hunk:acceptAll')).filter((channel) => channel.startsWith('hunk:'))).toEqual([]);
     await eventually(() => hunkState('2.0'), (state) => state === 'Accepted', 'the replacement accepted');
     expect(await onDisk()).toBe(AFTER_REDUCE);
     // Still acceptable on its own: its lines are gone, and it says so about Flint's write, not the user's text.
@@ -192,12 +196,16 @@ describe('conversations in Chromium (serve shell, simulator)', () => {
     await input.fill('follow up please');
     await input.press('Enter');
     await eventually(() => turn(2).locator('.edit-prose').innerText().catch(() => ''), (text) => text.includes('Noted'), 'the follow-up’s answer', 20_000);
-    const sent = JSON.stringify(requestsIncluding('follow up please').at(-1)!.body);
-    expect(sent).toContain('hunk 2 in src/invoices.ts rejected');
-    expect(sent).toContain('line 2 of src/invoices.ts changed by the user since your answer (under hunk 1)');
+    // What the model saw for the turn: the request, and the pre-load it continues when the
+    // socket had one (then the file travelled there, and the turn carries only the new input).
+    const followUp = requestsIncluding('follow up please').at(-1)!;
+    const seen = JSON.stringify(requestChain(sim.requests, followUp).map((request) => request.body));
+    const turnInput = JSON.stringify(followUp.body.input);
+    expect(turnInput).toContain('hunk 2 in src/invoices.ts rejected');
+    expect(turnInput).toContain('line 2 of src/invoices.ts changed by the user since your answer (under hunk 1)');
     // The earlier turn rides along as messages; the file is what is on disk now.
-    expect(sent).toContain('two changes please');
-    expect(sent).toContain('let sum = 0.0;');
+    expect(turnInput).toContain('two changes please');
+    expect(seen).toContain('let sum = 0.0;');
     expect(await turn(2).locator('.turn-note').innerText()).toContain('hunk 2 in src/invoices.ts rejected');
     await page.getByRole('button', { name: 'Close the ask bar' }).click();
   });

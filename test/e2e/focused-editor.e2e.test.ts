@@ -1,7 +1,7 @@
 /**
  * Beside the user's editor, for real: an X desktop (Xvfb, openbox), an editor window titled
- * as VS Code titles its own, the user's selection in X's PRIMARY, and the serve shell on
- * that display. The shortcut from the desktop is `flint --ask`'s signal (SIGUSR1 in the
+ * as VS Code titles its own, a browser window, the user's selection in X's PRIMARY, and the
+ * serve shell on that display. The shortcut from the desktop is `flint --ask`'s signal (SIGUSR1 in the
  * serve shell); the ask bar in Chromium says which file and why, and Alt+S switches.
  */
 import { writeFile } from 'node:fs/promises';
@@ -68,6 +68,18 @@ describe('the file in the focused editor window', () => {
     await bar().getByRole('textbox', { name: 'Ask Flint' }).press('Enter');
     await eventually(async () => flint.sim.requests.at(-1)?.body, (body) => JSON.stringify(body ?? null).includes('what do these do'), 'the question');
     expect(JSON.stringify(flint.sim.requests.at(-1)!.body)).toContain('The user selected lines 12–14 of src/app.ts in their editor.');
+    await page.keyboard.press('Escape');
+  });
+
+  it('never takes the file from a browser window whose page is titled like an editor, and says so', async () => {
+    await desktop.select(null);
+    await desktop.showBrowser('● app.ts — project — Visual Studio Code');
+    pressShortcut();
+    const note = bar().getByLabel('The focused window');
+    await eventually(() => note.innerText().catch(() => ''), (text) => text === 'Chromium is not an editor: the current file stays src/other.ts.', 'the note');
+    expect(await scopeTitle()).toMatch(/^Ask about src\/other\.ts/);
+    expect(await source()).toBe('last saved');
+    await shoot('browser');
     await page.keyboard.press('Escape');
   });
 

@@ -159,9 +159,11 @@ describe('a first run whose key is for another provider, in Chromium (serve shel
     workspace = await mkdtemp(join(tmpdir(), 'flint-e2e-first-run-'));
     sim = await startSimulator({ apiKey: 'gsk-e2e', ttftMs: 10, tokensPerSecond: 2000, models: ['openai/gpt-oss-120b', 'openai/gpt-oss-20b'] });
     // Groq's preset, pointed at the simulator (an edit of a preset overrides it): no request leaves the machine.
+    // GROQ_API_KEY belongs to Groq's own address; the user let it go to the simulator's once (remembered).
     await mkdir(join(workspace, 'config'), { recursive: true });
     const groq = { id: 'groq', kind: 'openai-chat', label: 'Groq', baseUrl: sim.baseUrl, model: 'openai/gpt-oss-120b', keyVariable: 'GROQ_API_KEY' };
-    await writeFile(join(workspace, 'config', 'settings.json'), JSON.stringify({ providers: [groq] }));
+    const originConsents = { variables: { GROQ_API_KEY: [new URL(sim.baseUrl).origin] }, cleartext: [] };
+    await writeFile(join(workspace, 'config', 'settings.json'), JSON.stringify({ providers: [groq], originConsents }));
     serve = await startServeProcess([], { FLINT_CONFIG_DIR: join(workspace, 'config'), GROQ_API_KEY: 'gsk-e2e', OPENAI_API_KEY: '', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
     ({ browser, page } = await openFlintPage(serve.url));
   });

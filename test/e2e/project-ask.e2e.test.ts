@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { eventually } from '../helpers/chromium';
 import { E2E_OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
+import { requestChain } from '../sim/simulator';
 
 const A = 'export function add(a: number, b: number) {\n  return a + b;\n}\n';
 const B = 'export const limit = 10;\n';
@@ -38,12 +39,9 @@ describe('asking about the project with @path mentions, in Chromium', () => {
   const questions = () => flint.sim.requests.filter((request) => request.body.generate !== false && JSON.stringify(request.body).includes('Request:'));
   /**
    * All the model had for a question: its request, and — when it continues a pre-load
-   * (`previous_response_id`) — the pre-load before it on the same connection.
+   * (`previous_response_id`) — the pre-load it names.
    */
-  const seenFor = (question: (typeof flint.sim.requests)[number]): string => {
-    const preload = flint.sim.requests.filter((request) => request.body.generate === false && request.connectionId === question.connectionId && request.at <= question.at).at(-1);
-    return JSON.stringify(question.body) + (question.body.previous_response_id && preload ? JSON.stringify(preload.body) : '');
-  };
+  const seenFor = (question: (typeof flint.sim.requests)[number]): string => JSON.stringify(requestChain(flint.sim.requests, question).map((request) => request.body));
 
   beforeAll(async () => {
     flint = await flintOnSim({

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually } from '../helpers/chromium';
+import { eventually, requestsBefore } from '../helpers/chromium';
 import { flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
 import { reviewPage } from '../helpers/review-page';
 
@@ -113,9 +113,14 @@ describe('review keys and selections', () => {
     await eventually(() => sheet.isVisible(), Boolean, 'the sheet');
     // The user clicks on the sheet's text (say, to read or select a row).
     await sheet.locator('table td').nth(1).click();
+    const sentBefore = flint.requests.length;
     await page.keyboard.press('Control+Enter');
-    await page.waitForTimeout(700);
     await shoot('sheet-after-ctrl-enter');
+    // Then the sheet closes and the file is picked again in the tree: that request goes out
+    // after anything Ctrl+Enter asked of main, so none came first means none was sent.
+    await sheet.getByRole('button', { name: /Close/ }).click();
+    await openFile('a.ts');
+    expect((await requestsBefore(flint.requests, sentBefore, 'currentFile:select')).filter((channel) => channel.startsWith('hunk:'))).toEqual([]);
     expect(await onDisk('a.ts')).toBe(A);
     expect(await stateOf(1)).toBe('Ready');
   });

@@ -130,8 +130,8 @@ describe('settings in Chromium (serve shell, real keychain, simulator)', () => {
     const status = await eventually(() => gpu.getByLabel('Key status for GPU box').innerText(), (text) => text.includes('Sent only to'), 'the key to be allowed');
     expect(status).toBe('Key from the environment variable GPU_BOX_API_KEY (not stored). Sent only to http://gpu-box.lan:8000.');
     expect(await gpu.getByRole('note').count()).toBe(0);
-    const settings = JSON.parse(await readFile(join(workspace, 'config', 'settings.json'), 'utf8')) as { keyConsents: unknown };
-    expect(settings.keyConsents).toEqual({ variables: { GPU_BOX_API_KEY: ['http://gpu-box.lan:8000'] }, cleartext: ['http://gpu-box.lan:8000'] });
+    const settings = JSON.parse(await readFile(join(workspace, 'config', 'settings.json'), 'utf8')) as { originConsents: unknown };
+    expect(settings.originConsents).toEqual({ variables: { GPU_BOX_API_KEY: ['http://gpu-box.lan:8000'] }, cleartext: ['http://gpu-box.lan:8000'] });
     expect(await page.content()).not.toContain(GPU_KEY);
   });
 

@@ -38,15 +38,48 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
   throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
 }
 
-/** A browser on Flint's page, collecting console errors and page errors (CSP violations show up there). */
-export async function openFlintPage(url: string): Promise<{ browser: BrowserContext; page: Page; errors: string[] }> {
+/**
+ * A browser on Flint's page, collecting console errors and page errors (CSP violations show
+ * up there), and the channel of every request the page sends (see `requestsBefore`).
+ */
+export async function openFlintPage(url: string): Promise<{ browser: BrowserContext; page: Page; errors: string[]; requests: string[] }> {
   const browser = await launchChromium();
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(error.message));
+  const requests = recordRequests(page);
   await page.goto(url);
-  return { browser, page, errors };
+  return { browser, page, errors, requests };
+}
+
+/** The contract channel of each request frame (`{ id, channel, input }`) the page sends over the serve shell's sockets, in order. */
+function recordRequests(page: Page): string[] {
+  const channels: string[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      try {
+        const channel = (JSON.parse(String(payload)) as { channel?: unknown }).channel;
+        if (typeof channel === 'string') channels.push(channel);
+      } catch {
+        // Not a request frame.
+      }
+    }),
+  );
+  return channels;
+}
+
+/**
+ * The requests the page sent from `requests[mark]` on, up to its last `marker` request,
+ * once a marker has gone out.
+ *
+ * The page sends its requests in order, so a later action's request proves that whatever a
+ * key pressed before it asked of main went out already: "the key asked nothing" is then
+ * decided by what was sent, not by how long the test waited for it.
+ */
+export async function requestsBefore(requests: readonly string[], mark: number, marker: string): Promise<string[]> {
+  const sent = await eventually(async () => requests.slice(mark), (since) => since.includes(marker), `a ${marker} request from the page`);
+  return sent.slice(0, sent.lastIndexOf(marker));
 }
 
 /**

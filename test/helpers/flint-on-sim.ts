@@ -26,6 +26,8 @@ export interface FlintOnSim {
   page: Page;
   /** Console errors and page errors (CSP violations show up here). */
   errors: string[];
+  /** The channel of every request the page sent, in order (see `requestsBefore`). */
+  requests: string[];
   /** Opens `path` (project-relative) from the tree and waits until it is the current file. */
   openFile(path: string): Promise<void>;
   close(): Promise<void>;
@@ -56,7 +58,7 @@ export async function flintOnSim(options: FlintOnSimOptions): Promise<FlintOnSim
   await mkdir(project, { recursive: true });
   const sim = await startSimulator({ apiKey: API_KEY, ...FAST_MODEL, ...(options.rules ? { script: SimScriptSchema.parse({ rules: options.rules }) } : {}), ...options.sim });
   const serve = await startServeProcess(options.noProject ? [] : [project], { ...simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, API_KEY), ...options.env });
-  const { browser, page, errors } = await openFlintPage(serve.url);
+  const { browser, page, errors, requests } = await openFlintPage(serve.url);
   return {
     project,
     sim,
@@ -64,6 +66,7 @@ export async function flintOnSim(options: FlintOnSimOptions): Promise<FlintOnSim
     browser,
     page,
     errors,
+    requests,
     async openFile(path) {
       const tree = page.getByRole('tree', { name: 'Files' });
       const parts = path.split('/');

@@ -1,11 +1,16 @@
 /**
  * A real X11 desktop for tests: Xvfb on a free display, openbox (which keeps
- * `_NET_ACTIVE_WINDOW`, as desktop window managers do), an "editor" window — a real
- * Chromium app window, as VS Code's is, whose title the test sets as an editor sets its
- * own — and X's PRIMARY selection, owned by xclip as a selecting app would own it.
+ * `_NET_ACTIVE_WINDOW`, as desktop window managers do), an "editor" window — a real xterm,
+ * the terminal vim runs in, whose title the test sets with the escape sequence vim's
+ * `set title` writes — a real browser window (a Chromium app window whose page sets its
+ * title), and X's PRIMARY selection, owned by xclip as a selecting app would own it.
+ *
+ * The editor is a terminal and not a Chromium window (as VS Code's is): Flint tells an
+ * editor from a browser by the window's owner, and a Chromium window is a browser's.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,8 +23,13 @@ export interface XDesktop {
   /** `:N`, for DISPLAY. */
   display: string;
   env: NodeJS.ProcessEnv;
-  /** Opens the editor window (focused) with `title`, or re-titles it; resolves once X reports it focused with that title. */
+  /**
+   * Focuses the editor window (an xterm, opened on first use; a browser window open is
+   * closed first) and sets its title to `title`; resolves once X reports it focused with that title.
+   */
   showEditor(title: string): Promise<void>;
+  /** Opens a browser window (Chromium) whose page is titled `title`, focused; resolves once X reports it so. */
+  showBrowser(title: string): Promise<void>;
   /** Makes `text` the PRIMARY selection (as selecting it in an app does); null: nothing selected. */
   select(text: string | null): Promise<void>;
   close(): Promise<void>;
@@ -42,23 +52,39 @@ export async function startXDesktop(): Promise<XDesktop> {
     throw error;
   }
 
-  let title = '';
-  const server = await titleServer(() => title);
-  const profile = await mkdtemp(join(tmpdir(), 'flint-x-editor-'));
+  let browserTitle = '';
+  const server = await titleServer(() => browserTitle);
+  const folder = await mkdtemp(join(tmpdir(), 'flint-x-desktop-'));
+  const titles = join(folder, 'titles');
+  await run('mkfifo', [titles]);
   let editor: ChildProcess | null = null;
+  let browser: ChildProcess | null = null;
   let selectionOwner: ChildProcess | null = null;
 
   return {
     display,
     env,
     async showEditor(next) {
-      title = next;
+      if (browser) {
+        // Closed, so the window manager gives the focus back to the editor.
+        await stop(browser);
+        browser = null;
+      }
       if (!editor) {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-        editor = spawn('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--password-store=basic', `--user-data-dir=${profile}`, `--app=${url}`], { env, stdio: 'ignore', detached: true });
+        editor = startTerminal(env, titles);
         processes.push(editor);
       }
-      await until(async () => (await activeTitle(env)) === next, `the editor window focused with the title ${JSON.stringify(next)}`, 20_000);
+      await sendTitle(titles, next);
+      await until(() => isFocused(env, 'XTerm', next), `the editor window focused with the title ${JSON.stringify(next)}`, 20_000);
+    },
+    async showBrowser(next) {
+      browserTitle = next;
+      if (!browser) {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+        browser = spawn('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--password-store=basic', `--user-data-dir=${join(folder, 'browser')}`, `--app=${url}`], { env, stdio: 'ignore', detached: true });
+        processes.push(browser);
+      }
+      await until(() => isFocused(env, 'Chromium', next), `the browser window focused with the title ${JSON.stringify(next)}`, 20_000);
     },
     async select(text) {
       selectionOwner?.kill();
@@ -74,12 +100,36 @@ export async function startXDesktop(): Promise<XDesktop> {
       await until(async () => (await run('xclip', ['-o', '-selection', 'primary'], { env, maxBuffer: 64 * 1024 * 1024 }).then((out) => out.stdout.length > 0).catch(() => false)), 'xclip to own the selection');
     },
     async close() {
-      // The editor first (it would otherwise lose its display and write crash files), Xvfb last.
+      // The windows first (a browser would otherwise lose its display and write crash files), Xvfb last.
       for (const child of processes.reverse()) await stop(child);
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(profile, { recursive: true, force: true, maxRetries: 5 });
+      await rm(folder, { recursive: true, force: true, maxRetries: 5 });
     },
   };
+}
+
+/**
+ * An xterm whose shell sets the window's title to each line written to `titles` (a FIFO),
+ * with the escape sequence vim's `set title` sends; UTF-8 titles as they are (utf8Title).
+ */
+function startTerminal(env: NodeJS.ProcessEnv, titles: string): ChildProcess {
+  const loop = `while :; do IFS= read -r title < "$0" || continue; printf '\\033]2;%s\\007' "$title"; done`;
+  const args = ['-u8', '-xrm', 'XTerm*utf8Title: true', '-T', 'flint-x-editor', '-e', 'sh', '-c', loop, titles];
+  return spawn('xterm', args, { env: { ...env, LC_ALL: 'C.UTF-8' }, stdio: 'ignore' });
+}
+
+/** Writes one title line to the terminal's FIFO, once its shell is reading it (a write-only open with no reader fails: retried). */
+async function sendTitle(titles: string, title: string): Promise<void> {
+  await until(async () => {
+    const handle = await open(titles, constants.O_WRONLY | constants.O_NONBLOCK).catch(() => null);
+    if (!handle) return false;
+    try {
+      await handle.write(`${title}\n`);
+    } finally {
+      await handle.close();
+    }
+    return true;
+  }, 'the editor window to take its title', 20_000);
 }
 
 /** openbox on the display, ready once it announces itself on the root window (its stderr in the error if it dies). */
@@ -94,7 +144,7 @@ async function startWindowManager(env: NodeJS.ProcessEnv, processes: ChildProces
   }, 'openbox to manage the display');
 }
 
-/** The page the editor window shows: it takes its title from the test, as an editor shows the file in it. */
+/** The page the browser window shows: it takes its title from the test, as a page sets its own. */
 function titleServer(title: () => string): Promise<Server> {
   const page = `<!doctype html><meta charset="utf-8"><title>…</title><script>
     setInterval(async () => { const next = await (await fetch('/title')).text(); if (document.title !== next) document.title = next; }, 30);
@@ -124,13 +174,16 @@ async function xprop(env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
   return (await run('xprop', args, { env }).catch(() => ({ stdout: '' }))).stdout;
 }
 
-/** The focused window's _NET_WM_NAME, as X has it now (decoded by xprop, as UTF-8). */
-async function activeTitle(env: NodeJS.ProcessEnv): Promise<string | null> {
+/**
+ * Whether the focused window is `windowClass`'s (WM_CLASS: the editor and the browser may
+ * show the same title) with the _NET_WM_NAME `title`, as X has them now (decoded by xprop, as UTF-8).
+ */
+async function isFocused(env: NodeJS.ProcessEnv, windowClass: 'XTerm' | 'Chromium', title: string): Promise<boolean> {
   const id = /window id # (0x[0-9a-f]+)/.exec(await xprop(env, ['-root', '_NET_ACTIVE_WINDOW']))?.[1];
-  if (!id) return null;
-  const name = await xprop({ ...env, LC_ALL: 'C.UTF-8' }, ['-id', id, '_NET_WM_NAME']);
-  const quoted = /= "(.*)"$/m.exec(name)?.[1];
-  return quoted === undefined ? null : quoted.replace(/\\(["\\])/g, '$1');
+  if (!id) return false;
+  const properties = await xprop({ ...env, LC_ALL: 'C.UTF-8' }, ['-id', id, '_NET_WM_NAME', 'WM_CLASS']);
+  const name = /^_NET_WM_NAME\(UTF8_STRING\) = "(.*)"$/m.exec(properties)?.[1]?.replace(/\\(["\\])/g, '$1');
+  return name === title && new RegExp(`^WM_CLASS\\(STRING\\) = .*"${windowClass}"$`, 'm').test(properties);
 }
 
 /** Kills a child and waits for it to be gone. */

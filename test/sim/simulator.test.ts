@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SimScriptSchema } from './sim-script';
-import { startSimulator, type Simulator } from './simulator';
+import { requestChain, startSimulator, type Simulator } from './simulator';
 
 const PATCH = '*** Begin Patch\n*** Update File: src/app.ts\n@@\n-old\n+new\n*** End Patch\n';
 
@@ -90,6 +90,8 @@ describe('the simulator, read by the openai SDK', () => {
       const id = (warm.events[0] as unknown as { response: { id: string } }).response.id;
       const next = await converse(socket, { input: 'question', previous_response_id: id });
       expect(next.events.at(-1)!.type).toBe('response.completed');
+      // What the model saw for the question: the pre-load it continues, then the question.
+      expect(requestChain(sim.requests, sim.requests.at(-1)!).map((request) => request.body.input)).toEqual(['context', 'question']);
       const unknown = await converse(socket, { input: 'question', previous_response_id: 'resp_nope' });
       expect(unknown.events.at(-1)).toMatchObject({ type: 'error', status: 400, error: { code: 'previous_response_not_found' } });
     } finally {

@@ -53,6 +53,8 @@ export interface SimRequest {
   body: Record<string, unknown>;
   connectionId: number;
   at: number;
+  /** The id of the response it created (Responses only), which a later `previous_response_id` names. */
+  responseId?: string;
 }
 
 export interface Simulator {
@@ -230,7 +232,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   async function respond(client: WebSocket, connectionId: number, body: Record<string, unknown>, known: Set<string>, openedAt: number): Promise<void> {
     if (client.readyState !== client.OPEN) return;
-    requests.push({ protocol: 'responses', body, connectionId, at: Date.now() });
+    const seen: SimRequest = { protocol: 'responses', body, connectionId, at: Date.now() };
+    requests.push(seen);
     const requestText = JSON.stringify([body.instructions ?? '', body.input ?? '']);
     const rule = findRule(script, body, requestText, ruleUses);
     const fault = takeFault(false) ?? rule?.fault;
@@ -268,6 +271,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const isTool = answer?.toolInput !== undefined;
     const text = isTool ? answer!.toolInput! : (answer?.text ?? script.defaultAnswer);
     const draft = newResponseDraft(answeredBy(body.model ?? 'unknown'), previous, isTool ? { kind: 'tool', name: answer!.toolName, callId: `call_${randomBytes(8).toString('hex')}` } : { kind: 'text' });
+    seen.responseId = draft.id;
     const sequence = new EventSequence();
     const inputTokens = simulatedTokens(requestText).length;
 
@@ -327,6 +331,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The requests that together make up what the model saw for `request`, oldest first: the
+ * ones it continues by `previous_response_id` (a pre-load, say), then itself.
+ *
+ * A turn sent on a socket with a matching pre-load carries only the new input; the
+ * instructions (the file, the project) travelled in the pre-load. Tests that check what
+ * the model was told look at the whole chain, however Flint split it.
+ */
+export function requestChain(requests: readonly SimRequest[], request: SimRequest): SimRequest[] {
+  const chain = [request];
+  for (let previous = request.body.previous_response_id; typeof previous === 'string'; ) {
+    const earlier = requests.find((candidate) => candidate.responseId === previous);
+    if (!earlier) break;
+    chain.unshift(earlier);
+    previous = earlier.body.previous_response_id;
+  }
+  return chain;
 }
 
 function send(client: WebSocket, event: ServerEvent): void {

@@ -183,7 +183,7 @@ export class Conversation implements Disposable {
     const parser = this.parserFor(turn);
     let stream: ModelStream;
     try {
-      stream = await this.options.openStream(prompt, turn.depth, this.sinkFor(turn, parser), keypressEpochMs);
+      stream = await this.options.openStream(prompt, turn.depth, this.batcher.metered(turn.index, this.sinkFor(turn, parser)), keypressEpochMs);
     } catch (error) {
       parser.finish(true);
       this.fail(turn, error);

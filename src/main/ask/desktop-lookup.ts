@@ -12,7 +12,7 @@ import { selectionOf, type SelectionRead } from '../desktop/primary-selection';
 import { findSelection } from '../context/selection-lines';
 import type { Logger } from '../logger';
 import type { OpenProject } from '../workspace/open-project';
-import { fileFromTitle, windowNoteFor } from './focused-file';
+import { fileFromTitle, notAnEditorNote, windowNoteFor } from './focused-file';
 
 /** The user's selection as the ask bar shows it. */
 export type SelectionScope =
@@ -63,7 +63,11 @@ export class DesktopLookup {
           project.currentFile.noteWindow({ message: untitledWindowMessage(focused.ownerName), candidates: [] });
           return;
         }
-        const reading = readEditorTitle(focused.title, focused.ownerName);
+        const reading = readEditorTitle(focused.title, { name: focused.ownerName, path: focused.ownerPath, bundleId: focused.bundleId });
+        if (reading.notAnEditor !== undefined) {
+          project.currentFile.noteWindow(notAnEditorNote(reading.notAnEditor, project.currentFile.savedOrSelected));
+          return;
+        }
         const titleProject = { root: project.root, names: project.names, lastUsed: (path: string) => project.currentFile.lastUsed(path), realPath: realPathOrNull };
         const found = await fileFromTitle(reading, titleProject, this.readers.home ?? homedir());
         if (!isLatest()) return;

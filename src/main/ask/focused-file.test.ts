@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEditorTitle } from '../desktop/editor-titles';
-import { fileFromTitle, windowNoteFor, type TitleProject } from './focused-file';
+import { fileFromTitle, notAnEditorNote, windowNoteFor, type TitleProject } from './focused-file';
 
 const FILES = ['src/app.ts', 'src/index.ts', 'lib/index.ts', 'test/index.ts', 'README.md', 'src/café.ts', 'src/deep/util/strings.ts'];
 
@@ -79,5 +79,12 @@ describe('windowNoteFor', () => {
       candidates: ['lib/index.ts', 'src/index.ts'],
     });
     expect(windowNoteFor({ kind: 'none' }, null, 'Pull requests · flint - Chromium').message).toBe('The focused window (“Pull requests · flint - Chromium”) names no file of the project.');
+  });
+});
+
+describe('notAnEditorNote', () => {
+  it('names the app that is not an editor and the file that stays current, or what to do without one', () => {
+    expect(notAnEditorNote('Google Chrome', 'src/app.ts')).toEqual({ message: 'Google Chrome is not an editor: the current file stays src/app.ts.', candidates: [] });
+    expect(notAnEditorNote('a mail app', null)).toEqual({ message: 'A mail app is not an editor: save or select a file to ask about it.', candidates: [] });
   });
 });

@@ -55,6 +55,16 @@ export function windowNoteFor(result: Exclude<TitleFile, { kind: 'file' }>, edit
   }
 }
 
+/**
+ * What the ask bar says when the focused window belongs to an app that is no editor (a
+ * browser…): its title was not read, and the last saved or selected file (`stays`) stays current.
+ */
+export function notAnEditorNote(app: string, stays: string | null): WindowNote {
+  const name = app.charAt(0).toUpperCase() + app.slice(1);
+  const message = stays === null ? `${name} is not an editor: save or select a file to ask about it.` : `${name} is not an editor: the current file stays ${stays}.`;
+  return { message, candidates: [] };
+}
+
 async function fileFor(named: string, project: TitleProject, home: string): Promise<TitleFile> {
   const { names } = project;
   const path = named.replace(/\\/g, '/');

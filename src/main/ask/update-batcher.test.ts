@@ -41,6 +41,19 @@ describe('UpdateBatcher: batching', () => {
     ]);
   });
 
+  it('sends the streaming turn’s latest output rate with the batch, and a batch with only a rate too', async () => {
+    const { batcher, sent } = createBatcher(0);
+    batcher.prose(2, 'Done');
+    batcher.rate({ turn: 2, tokensPerSecond: 30, measured: false });
+    batcher.rate({ turn: 2, tokensPerSecond: 26, measured: false });
+    await turn();
+    expect(sent).toEqual([{ sessionId: 'session-1', prose: [{ turn: 2, text: 'Done' }], hunks: [], rate: { turn: 2, tokensPerSecond: 26, measured: false } }]);
+    batcher.acknowledge();
+    batcher.rate({ turn: 2, tokensPerSecond: 25, measured: true });
+    await turn();
+    expect(sent.at(-1)).toEqual({ sessionId: 'session-1', hunks: [], rate: { turn: 2, tokensPerSecond: 25, measured: true } });
+  });
+
   it('merges updates of one hunk into one entry: lines appended in order, the latest state and fields', async () => {
     const { batcher, sent } = createBatcher();
     batcher.hunk(hunkUpdate('0.0', added('one')), false);

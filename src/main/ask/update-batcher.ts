@@ -8,8 +8,10 @@
  * renderer, a hidden window) batches still go out every `ackTimeoutMs`.
  */
 import type { HunkUpdate } from '../../shared/edits/hunk-types';
-import type { AnswerStatus, AnswerUpdate, TurnView } from '../../shared/ask-types';
+import type { AnswerStatus, AnswerUpdate, OutputRate, TurnView } from '../../shared/ask-types';
+import type { StreamSink } from '../inference/model-stream';
 import type { Disposable } from '../lifecycle';
+import { meteredSink } from './output-meter';
 
 export class UpdateBatcher implements Disposable {
   private pending: AnswerUpdate;
@@ -70,6 +72,17 @@ export class UpdateBatcher implements Disposable {
     this.schedule(false);
   }
 
+  /** The streaming turn's output rate: the batch carries the latest. */
+  rate(rate: OutputRate): void {
+    this.pending.rate = rate;
+    this.schedule(false);
+  }
+
+  /** Wraps `turn`'s stream sink so that its output rate goes out with the batches (output-meter.ts). */
+  metered(turn: number, sink: StreamSink): StreamSink {
+    return meteredSink(sink, (rate) => this.rate({ turn, ...rate }));
+  }
+
   problem(message: string): void {
     (this.pending.problems ??= []).push(message);
     this.schedule(false);
@@ -96,7 +109,7 @@ export class UpdateBatcher implements Disposable {
     const update = this.pending;
     this.pending = { sessionId: this.sessionId, hunks: [] };
     this.pendingIndex.clear();
-    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined || update.turns !== undefined) {
+    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined || update.turns !== undefined || update.rate !== undefined) {
       this.awaitingAck = true;
       this.emit(update);
     }

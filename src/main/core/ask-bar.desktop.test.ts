@@ -1,7 +1,7 @@
 /**
  * The shortcut on a real X desktop, through a real core: Xvfb and openbox, an editor window
- * (a Chromium app window titled as VS Code titles its own), the PRIMARY selection, the
- * project's real files and watcher, and the simulator receiving what would be sent.
+ * (an xterm titled as VS Code titles its own), a browser window (Chromium), the PRIMARY
+ * selection, the project's real files and watcher, and the simulator receiving what would be sent.
  * Nothing of the desktop is faked: the core reads it with get-windows and xclip.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -96,6 +96,17 @@ describe('the shortcut on a real X desktop', () => {
     expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', windowNote: { message: 'The focused window (“Pull requests · flint”) names no file of the project.', candidates: [] } });
     await xDesktop().showEditor('/etc/hosts - NVIM');
     expect((await pressShortcut()).windowNote?.message).toBe('The focused Neovim window shows /etc/hosts, which is outside the project.');
+  });
+
+  it('never takes a file from a browser window, even one whose page copies an editor’s title, and says the current file stays', async () => {
+    const stays = { message: 'Chromium is not an editor: the current file stays src/other.ts.', candidates: [] };
+    await xDesktop().showBrowser('app.ts - Chromium');
+    expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', other: null, windowNote: stays });
+    await xDesktop().showBrowser(title('app.ts'));
+    expect(await pressShortcut()).toMatchObject({ path: 'src/other.ts', source: 'saved', other: null, windowNote: stays });
+    // The editor's window, with the same title, is read.
+    await xDesktop().showEditor(title('app.ts'));
+    expect(await pressShortcut()).toMatchObject({ path: 'src/app.ts', source: 'focused', editor: 'VS Code', windowNote: null });
   });
 
   it('keeps the current file when the focused window is Flint’s own (the shortcut pressed inside Flint)', async () => {

@@ -78,6 +78,17 @@ describe('AskService in a real core', () => {
   const updates = (): AnswerUpdate[] => events.flatMap((event) => (event.channel === 'ask:update' ? [event.payload as AnswerUpdate] : []));
   const answered = () => waitFor(() => updates().some((update) => update.status === 'complete'), 'the answer');
   const scope = (focus: 'recent-change' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
+  /**
+   * Waits until both sockets of the pool have pre-loaded a context holding `text` and the
+   * simulator has answered each: whichever socket the question then takes, Flint has
+   * recorded (or, still reading the answer, will record before it frees the socket) that
+   * pre-load. As a user's typing would, but decided by the pre-loads, not by a pause.
+   */
+  const preloadedOnBothSockets = (text: string) =>
+    waitFor(() => {
+      const answered = sim.requests.filter((request) => request.body.generate === false && request.responseId !== undefined && JSON.stringify(request.body).includes(text));
+      return sim.connectionCount() === 2 && new Set(answered.map((request) => request.connectionId)).size === 2;
+    }, `the pre-load of ${JSON.stringify(text)} on both sockets`);
 
   beforeEach(async () => {
     project = await createTempProject({ 'src/app.ts': `${lines(40).join('\n')}\n`, 'README.md': '# demo\n', 'assets/logo.png': new Uint8Array([0x89, 0x50, 0, 0, 1, 2]) });
@@ -125,9 +136,9 @@ describe('AskService in a real core', () => {
 
   it('knows the previous version of a recently modified file from the moment the project opens', async () => {
     await start();
-    // No save and no selection before this one: the version read at open is the baseline.
-    await waitFor(() => true, 'nothing');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // No save and no selection before this one: the version read at open is the baseline,
+    // once it has been read (a save before that read would leave nothing to compare with).
+    await core.workspace.requireProject().whenPrimed();
     const edited = lines(40);
     edited[4] = 'const line5 = 5000;';
     await save('src/app.ts', `${edited.join('\n')}\n`);
@@ -157,12 +168,7 @@ describe('AskService in a real core', () => {
     await start();
     await save('src/app.ts', `${lines(40).join('\n')}\n`);
     await scope();
-    await waitFor(
-      () => sim.requests.find((request) => request.body.generate === false && JSON.stringify(request.body).includes('const line40 = 40;')),
-      'the pre-load of the current file',
-    );
-    // The pre-load finishes before the question is sent only if we wait for it, as a user's typing would.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await preloadedOnBothSockets('const line40 = 40;');
     await core.handlers.askModel({ prompt: 'Explain this file', depth: 'fast' });
     await answered();
     const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;
@@ -185,7 +191,7 @@ describe('AskService in a real core', () => {
       'the pre-load of the changed window',
     );
     expect(JSON.stringify(preload.body)).toContain('const entry11900 ');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await preloadedOnBothSockets('const entry12001 = 0; // changed');
     await core.handlers.askModel({ prompt: 'Why was this changed to zero?', depth: 'fast' });
     await answered();
     const asked = sim.requests.filter((request) => request.body.generate !== false).at(-1)!;

@@ -85,7 +85,8 @@ describe('FlintCore through the contract host', () => {
 
   it('makes the current file whichever is more recent: selected in Flint or saved elsewhere', async () => {
     await openAndWaitForTree();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The tree comes before the watcher covers every folder; a save before that goes unseen.
+    await core.workspace.requireProject().whenWatching();
     expect(await host.invoke('currentFile:select', { path: 'notes.txt' })).toMatchObject({
       ok: true,
       value: { path: 'notes.txt', source: 'selected' },

@@ -159,6 +159,7 @@ export class FlintCore implements Disposable {
       getAppState: async () => ({
         project: workspace.project?.info ?? null,
         tree: workspace.project?.entries ?? null,
+        sizeWarning: workspace.project?.sizeWarning ?? null,
         currentFile: workspace.project?.currentFile.value ?? NO_CURRENT_FILE,
         recent: this.recentProjects,
         settings: this.uiSettings(),
@@ -174,6 +175,11 @@ export class FlintCore implements Disposable {
       },
       closeProject: async () => {
         await this.closeProject('closed', 'Project closed.');
+        return null;
+      },
+      openProjectAnyway: async ({ projectId }) => {
+        // A late click for a project closed since does nothing.
+        if (workspace.project?.info.id === projectId) workspace.project.openAnyway();
         return null;
       },
       listDirectory: ({ path }) => workspace.requireProject().listDirectory(path),

@@ -8,6 +8,7 @@ import type { UiEvents } from './ui-events';
 export function forwardProjectEvents(project: OpenProject, ui: UiEvents): void {
   const projectId = project.info.id;
   project.onDidIndexProgress((entriesFound) => ui.emit('project:indexing', { projectId, entriesFound }));
+  project.onDidChangeSizeWarning((warning) => ui.emit('project:sizeWarning', { projectId, warning }));
   project.onDidLoadTree((entries) => ui.emit('project:tree', { projectId, entries }));
   project.onDidChangeTree((changes) => ui.emit('project:changed', { projectId, changes }));
   project.onDidWarn((message) => ui.emit('app:notice', { level: 'warning', message }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { measureWork } from '../../shared/work-meter';
 import { readEditorTitle } from './editor-titles';
+import type { WindowOwner } from './window-owners';
 
 /** [title, window class, editor, paths, dirty]: the formats as the editors write them by default, and as the README's settings make them. */
 const TITLES: ReadonlyArray<readonly [string, string, string | null, string[], boolean]> = [
@@ -45,17 +46,45 @@ const TITLES: ReadonlyArray<readonly [string, string, string | null, string[], b
   ['app.ts - GNU Emacs at devbox', 'Emacs', 'Emacs', ['app.ts'], false],
   ['/home/ada/code/flint/src/app.ts - GNU Emacs at devbox', 'Emacs', 'Emacs', ['/home/ada/code/flint/src/app.ts'], false],
   ['*scratch* - GNU Emacs at devbox', 'Emacs', 'Emacs', [], false],
-  // Windows that are no editor: a shell prompt, a browser, nothing.
+  // Windows that name no file: a shell prompt, nothing.
   ['ada@devbox: ~/code/flint', 'gnome-terminal-server', null, [], false],
-  ['Pull requests · flint - Chromium', 'Chromium', null, [], false],
   ['', '', null, [], false],
   // An unknown editor that names a path.
   ['[flint] /home/ada/code/flint/src/app.ts', 'geany', null, ['/home/ada/code/flint/src/app.ts'], false],
 ];
 
+/** [title, owner, app]: windows of apps that are no editor, known by their owner; their titles are pages' and mails' to set. */
+const NOT_EDITORS: ReadonlyArray<readonly [string, WindowOwner, string]> = [
+  ['credentials.json - Google Chrome', { name: 'Google-chrome', path: '/opt/google/chrome/chrome' }, 'Google Chrome'],
+  ['Docs | deploy/secrets.yaml \u2014 Mozilla Firefox', { name: 'firefox', path: '/usr/lib/firefox-esr/firefox-esr' }, 'Firefox'],
+  ['Pull requests · flint - Chromium', { name: 'Chromium', path: '/usr/lib/chromium/chromium' }, 'Chromium'],
+  // A page whose title copies an editor's, on Linux, macOS (by bundle id) and Windows (by executable).
+  ['app.ts - flint - Visual Studio Code', { name: 'Chromium' }, 'Chromium'],
+  ['● app.ts \u2014 flint \u2014 Visual Studio Code', { name: 'Arc', path: '/Applications/Arc.app/Contents/MacOS/Arc', bundleId: 'company.thebrowser.Browser' }, 'Arc'],
+  ['/home/ada/code/flint/src/app.ts - NVIM', { name: 'Safari', bundleId: 'com.apple.Safari' }, 'Safari'],
+  ['secrets.yaml - Work - Microsoft Edge', { name: 'Microsoft Edge', path: 'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe' }, 'Microsoft Edge'],
+  ['app.ts - flint - Visual Studio Code', { name: '', path: 'C:\\Program Files\\BraveSoftware\\Brave-Browser\\Application\\brave.exe' }, 'Brave'],
+  // Mail, chat, a file manager, an office suite.
+  ['Re: src/app.ts review - Inbox - Mozilla Thunderbird', { name: 'thunderbird' }, 'Thunderbird'],
+  ['app.ts (DM) - Acme - Slack', { name: 'Slack' }, 'Slack'],
+  ['src - /home/ada/code/flint/src/app.ts', { name: 'org.gnome.Nautilus' }, 'a file manager'],
+  ['notes.md - LibreOffice Writer', { name: 'libreoffice-writer' }, 'LibreOffice'],
+];
+
 describe('readEditorTitle', () => {
   it.each(TITLES)('reads %j (window class %j) as %j naming %j, dirty %j', (title, owner, editor, paths, isDirty) => {
     expect(readEditorTitle(title, owner)).toEqual({ editor, paths, isDirty });
+  });
+
+  it.each(NOT_EDITORS)('never reads a file from %j: its owner %j is %s, not an editor', (title, owner, app) => {
+    expect(readEditorTitle(title, owner)).toEqual({ editor: null, paths: [], isDirty: false, notAnEditor: app });
+  });
+
+  it('still reads editors and the terminals vim runs in, and an unknown owner whose title is an editor\'s', () => {
+    expect(readEditorTitle('app.ts - flint - Visual Studio Code', { name: 'Code', path: '/usr/share/code/code' })).toMatchObject({ editor: 'VS Code', paths: ['app.ts'] });
+    expect(readEditorTitle('app.ts (~/code/flint/src) - VIM', { name: 'XTerm', path: '/usr/bin/xterm' })).toMatchObject({ editor: 'Vim', paths: ['~/code/flint/src/app.ts', 'app.ts'] });
+    expect(readEditorTitle('/home/ada/code/flint/src/app.ts - NVIM', { name: 'org.wezfurlong.wezterm', path: '/usr/bin/wezterm-gui' })).toMatchObject({ editor: 'Neovim' });
+    expect(readEditorTitle('app.ts - flint - Visual Studio Code', { name: 'some-electron-shell', path: '/opt/x/electron' })).toMatchObject({ editor: 'VS Code', paths: ['app.ts'] });
   });
 
   it('knows the editor by its window class when the title is unusual', () => {
@@ -67,7 +96,7 @@ describe('readEditorTitle', () => {
     expect(readEditorTitle('\u202eapp.ts - flint - Visual Studio Code', 'Code').paths).toEqual(['app.ts']);
   });
   it('reads a hostile page title (thousands of slashes or spaces) no further than its first 1,000 characters: main never waits on a title', async () => {
-    for (const [title, owner] of [[`${'/'.repeat(4000)} - Chromium`, 'chromium'], [`a${' '.repeat(20_000)}b - Visual Studio Code`, 'code'], [`${'~/a'.repeat(2000)}.ts`, '']] as const) {
+    for (const [title, owner] of [[`${'/'.repeat(4000)} - Chromium`, 'geany'], [`a${' '.repeat(20_000)}b - Visual Studio Code`, 'code'], [`${'~/a'.repeat(2000)}.ts`, '']] as const) {
       const work = await measureWork(() => readEditorTitle(title, owner));
       expect(work, title.slice(0, 20)).toBe(await measureWork(() => readEditorTitle(title.slice(0, 1000), owner)));
       expect(work).toBeLessThanOrEqual(1000 * 1000);

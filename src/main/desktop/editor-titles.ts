@@ -2,8 +2,10 @@
  * What an editor's window title says about the file in it: which editor, the path-like
  * strings it names (most specific first), and whether it marks unsaved changes.
  *
- * Pure: the title and the window's class in, strings out. Which of the strings is a file of
+ * Pure: the title and the window's owner in, strings out. Which of the strings is a file of
  * the open project is decided elsewhere (ask/focused-file.ts), against the project's index.
+ * A window whose owner is no editor (a browser, mail, chat: window-owners.ts) names nothing,
+ * even with a title that looks like an editor's: a web page sets its own title.
  * The formats (the editors' defaults, and the `titlestring` settings the README suggests):
  *
  * - VS Code and its forks: `[● ]file.ts - folder - Visual Studio Code` (` — ` on macOS);
@@ -16,6 +18,7 @@
  */
 
 import { countWork } from '../../shared/work-meter';
+import { nonEditorApp, type WindowOwner } from './window-owners';
 
 export interface TitleReading {
   /** The editor, by the name users know it ("VS Code"), or null when the title is not one we know. */
@@ -24,6 +27,8 @@ export interface TitleReading {
   paths: string[];
   /** The title marks unsaved changes (● • + *). */
   isDirty: boolean;
+  /** Set when the window's owner is an app that is no editor (a browser…): its name. Its title was not read. */
+  notAnEditor?: string;
 }
 
 /** Separators editors put between a title's parts: em dash, en dash, hyphen, bar (spaced). */
@@ -60,23 +65,30 @@ const FORMATS: readonly EditorFormat[] = [
   { editor: 'Zed', classes: ['zed', 'dev.zed.zed', 'dev.zed.zed-preview'], suffix: /\s\u2014\sZed$/, read: readZed },
 ];
 
-/** Reads `title` (the focused window's), helped by its window class (`ownerName`) when the title alone is unclear. */
-export function readEditorTitle(title: string, ownerName = ''): TitleReading {
+/**
+ * Reads `title` (the focused window's), helped by its window class when the title alone is
+ * unclear; `owner` is that class, or the whole owner (class, executable, bundle id).
+ */
+export function readEditorTitle(title: string, owner: string | WindowOwner = ''): TitleReading {
+  const windowOwner = typeof owner === 'string' ? { name: owner } : owner;
+  // First, and whatever the title says: a browser's title is the page's to set.
+  const app = nonEditorApp(windowOwner);
+  if (app !== null) return { editor: null, paths: [], isDirty: false, notAnEditor: app };
   const text = title.slice(0, MAX_TITLE_LENGTH).replace(/[\u200e\u200f\u202a-\u202e]/g, '').trim();
   // Counted at the worst case of the quadratic regexes below, on the capped text.
   countWork(text.length * text.length);
-  const owner = ownerName.toLowerCase();
+  const ownerName = windowOwner.name.toLowerCase();
   if (text === '') return { editor: null, paths: [], isDirty: false };
   for (const format of FORMATS) {
     const bySuffix = format.suffix?.test(text) ?? false;
-    if (bySuffix || format.classes.includes(owner)) {
+    if (bySuffix || format.classes.includes(ownerName)) {
       const bare = bySuffix ? text.replace(format.suffix!, '') : text;
       return { editor: format.editor, ...format.read(bare) };
     }
   }
   const jetbrains = JETBRAINS.exec(text);
-  if (jetbrains || owner.startsWith('jetbrains-')) {
-    return { editor: jetbrains?.[1] ?? jetbrainsName(owner), ...readJetBrains(jetbrains ? text.slice(0, jetbrains.index) : text) };
+  if (jetbrains || ownerName.startsWith('jetbrains-')) {
+    return { editor: jetbrains?.[1] ?? jetbrainsName(ownerName), ...readJetBrains(jetbrains ? text.slice(0, jetbrains.index) : text) };
   }
   return { editor: null, ...readUnknown(text) };
 }

@@ -8,7 +8,17 @@ import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 
 export type FocusedWindow =
-  | { kind: 'window'; title: string; ownerName: string; processId: number }
+  | {
+      kind: 'window';
+      title: string;
+      /** The owner's window class (X11), app name (macOS) or description (Windows). */
+      ownerName: string;
+      processId: number;
+      /** The owner's executable, when the system says (it tells a browser from an editor: window-owners.ts). */
+      ownerPath?: string;
+      /** macOS: the owner's bundle id. */
+      bundleId?: string;
+    }
   | { kind: 'unavailable'; reason: string };
 
 /** Reads the focused window; injected so tests and shells can replace it. */
@@ -56,7 +66,15 @@ async function readActiveWindow(): Promise<FocusedWindow> {
     const { activeWindow } = await import('get-windows');
     const window = await activeWindow();
     if (!window) return { kind: 'unavailable', reason: 'No window has focus (or the window manager does not say which: _NET_ACTIVE_WINDOW is unset).' };
-    return { kind: 'window', title: window.title ?? '', ownerName: window.owner.name ?? '', processId: window.owner.processId };
+    const { owner } = window;
+    return {
+      kind: 'window',
+      title: window.title ?? '',
+      ownerName: owner.name ?? '',
+      processId: owner.processId,
+      ...(owner.path ? { ownerPath: owner.path } : {}),
+      ...('bundleId' in owner && owner.bundleId ? { bundleId: owner.bundleId } : {}),
+    };
   } catch (error) {
     // A window without _NET_WM_PID, a window that closed mid-lookup, a permission prompt on macOS.
     return { kind: 'unavailable', reason: `The focused window could not be read: ${error instanceof Error ? error.message : String(error)}.` };

@@ -1,11 +1,12 @@
 /**
- * The focused window and the selection, read for real: Xvfb, openbox, a Chromium app
- * window titled as VS Code titles its own (VS Code is one), X's PRIMARY selection owned
- * by xclip. get-windows and xclip run with the process environment, so DISPLAY is set
- * for this file.
+ * The focused window and the selection, read for real: Xvfb, openbox, an editor window (an
+ * xterm, titled as VS Code titles its own), a browser window (Chromium), X's PRIMARY
+ * selection owned by xclip. get-windows and xclip run with the process environment, so
+ * DISPLAY is set for this file.
  */
 import { describe, expect, it } from 'vitest';
 import { useXDesktop } from '../../../test/helpers/x-desktop-hooks';
+import { readEditorTitle } from './editor-titles';
 import { createFocusedWindowReader } from './focused-window';
 import { createXclipSelectionReader, MAX_SELECTION_BYTES } from './primary-selection';
 
@@ -17,11 +18,23 @@ describe('the focused window and the selection on a real X desktop', () => {
     await xDesktop().showEditor(title);
     const read = createFocusedWindowReader({ env: xDesktop().env });
     const window = await read();
-    expect(window).toMatchObject({ kind: 'window', title, ownerName: 'Chromium' });
+    expect(window).toMatchObject({ kind: 'window', title, ownerName: 'XTerm', ownerPath: '/usr/bin/xterm' });
     expect(window.kind === 'window' && window.processId > 0).toBe(true);
     // The user switches files: the next read sees the new title.
     await xDesktop().showEditor('server.py - api - Visual Studio Code');
     expect(await read()).toMatchObject({ kind: 'window', title: 'server.py - api - Visual Studio Code' });
+  });
+
+  it('reads who owns the window: a browser is known as one by its class and executable, whatever its page calls itself', async () => {
+    const title = 'app.ts - flint - Visual Studio Code';
+    await xDesktop().showBrowser(title);
+    const window = await createFocusedWindowReader({ env: xDesktop().env })();
+    expect(window).toMatchObject({ kind: 'window', title, ownerName: 'Chromium', ownerPath: expect.stringMatching(/\/chromium$/) });
+    expect(window.kind === 'window' && readEditorTitle(window.title, { name: window.ownerName, path: window.ownerPath })).toEqual({ editor: null, paths: [], isDirty: false, notAnEditor: 'Chromium' });
+    // Back in the terminal: the same title is an editor's.
+    await xDesktop().showEditor(title);
+    const editor = await createFocusedWindowReader({ env: xDesktop().env })();
+    expect(editor.kind === 'window' && readEditorTitle(editor.title, { name: editor.ownerName, path: editor.ownerPath })).toMatchObject({ editor: 'VS Code', paths: ['app.ts'] });
   });
 
   it('says why when there is no X display, no xprop, or a Wayland session', async () => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bothFunctionsPatch, TWO_FUNCTIONS } from '../../../test/fixtures/conversation-answers';
 import { boardOnDisk, type BoardOnDisk } from '../../../test/helpers/board-on-disk';
 import { waitFor } from '../../../test/helpers/temp-project';
-import type { BoardSnapshot } from './board-snapshot';
+import { restoredRecords, type BoardSnapshot } from './board-snapshot';
 
 const ORIGINAL = TWO_FUNCTIONS;
 const TWO_HUNKS = bothFunctionsPatch('src/a.ts');
@@ -90,8 +90,10 @@ describe('restored boards never write a hunk twice', () => {
     expect(board.board.snapshot().hunks[0]!.state).toBe('refused');
     // Flint restarts again before the user decided: the refusal is restored from the history.
     const again = board.service.openBoard(() => undefined);
+    // restore() plans again only what restoredRecords gives it to settle: none here, so
+    // nothing can change the state later, and reading it at once is decisive.
+    expect(restoredRecords(board.board.snapshot()).toSettle).toEqual([]);
     again.restore(board.board.snapshot());
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(again.snapshot().hunks[0]!.state).toBe('refused');
     await again.accept('1.0').catch(() => undefined);
     expect(await board.read('src/a.ts')).toBe(LANDED);

@@ -183,7 +183,11 @@ describe('InferenceService', () => {
     await setUp({ FLINT_API_KEY: KEY });
     await Promise.all([service.warm(), service.warm(), service.warm()]);
     await waitFor(() => sim.connectionCount() >= 2, 'the warm connections');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A provider built per caller would have begun its own connections inside warm(); a
+    // whole answer over the warm pool (many turns of the same event loop, later than any
+    // such upgrade's) ends after the simulator would have seen them.
+    expect((await answer({ prompt: 'x', depth: 'fast' })).end.outcome).toBe('completed');
+    expect(sim.upgradeAttempts()).toBe(2);
     expect(sim.connectionCount()).toBe(2);
   });
 

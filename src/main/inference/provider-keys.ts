@@ -8,7 +8,7 @@
  *   the keychain for that run, and goes to that address only.
  * - Any other variable (`OPENAI_API_KEY`, a custom provider's `MY_API_KEY`) goes only to the
  *   origins of the preset that names it, unless the user confirmed another origin in
- *   Settings (remembered per variable and origin in settings.json, `keyConsents`).
+ *   Settings (remembered per variable and origin in settings.json, `originConsents`).
  * - No key goes over plain http to an address that is not this machine unless the user
  *   confirmed that origin ("Send the key unencrypted to gpu-box.lan?").
  *
@@ -83,14 +83,14 @@ export class ProviderKeys {
   async allow(provider: ProviderConfig, reason: KeyWithheld['reason']): Promise<void> {
     const resolved = await this.resolve(provider);
     if (resolved.withheld?.reason !== reason) throw new FlintFailure('invalid-state', `${provider.label}'s key is not held back for that reason (any more).`);
-    const consents = this.options.settings.value.keyConsents;
+    const consents = this.options.settings.value.originConsents;
     if (reason === 'cleartext') {
-      await this.options.settings.update({ keyConsents: { ...consents, cleartext: [...new Set([...consents.cleartext, resolved.origin])] } });
+      await this.options.settings.update({ originConsents: { ...consents, cleartext: [...new Set([...consents.cleartext, resolved.origin])] } });
       return;
     }
     const variable = resolved.variable!;
     const origins = [...new Set([...(consents.variables[variable] ?? []), resolved.origin])];
-    await this.options.settings.update({ keyConsents: { ...consents, variables: { ...consents.variables, [variable]: origins } } });
+    await this.options.settings.update({ originConsents: { ...consents, variables: { ...consents.variables, [variable]: origins } } });
   }
 
   /** The key Flint has for the provider, before the origin rules: FLINT_API_KEY, the keychain, then its variable. */
@@ -117,7 +117,7 @@ export class ProviderKeys {
   }
 
   private withholding(provider: ProviderConfig, origin: string, candidate: Omit<ResolvedKey, 'origin'>): KeyWithheld | undefined {
-    const consents = this.options.settings.value.keyConsents;
+    const consents = this.options.settings.value.originConsents;
     const variable = candidate.variable;
     if (candidate.source === 'environment' && variable && !this.boundOrigins(variable).includes(origin) && !(consents.variables[variable] ?? []).includes(origin)) {
       return { reason: 'other-origin', message: this.otherOriginMessage(variable, origin) };

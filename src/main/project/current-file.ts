@@ -53,6 +53,11 @@ export class CurrentFileTracker implements Disposable {
     };
   }
 
+  /** The file last saved by another program or selected in Flint (what stays current when a window names none), or null. */
+  get savedOrSelected(): string | null {
+    return this.recent?.path ?? null;
+  }
+
   /** When `path` was last saved, selected or focused (ms since epoch), or undefined. */
   lastUsed(path: string): number | undefined {
     return this.usedAt.get(path);

@@ -9,6 +9,14 @@ describe('IgnoreRules', () => {
     expect(rules.isIgnored('node_modules', true)).toBe(true);
   });
 
+  it('hides .cache folders, where only programs write, at any depth', () => {
+    const rules = new IgnoreRules();
+    expect(rules.isIgnored('.cache', true)).toBe(true);
+    expect(rules.isIgnoredDirectory('packages/web/.cache')).toBe(true);
+    expect(rules.isInsideIgnoredDirectory('.cache/chromium/Default/Cache/data_1')).toBe(true);
+    expect(rules.isIgnored('src/cache', true)).toBe(false);
+  });
+
   it('hides .git and node_modules at any depth', () => {
     const rules = new IgnoreRules();
     expect(rules.isIgnored('packages/web/node_modules', true)).toBe(true);

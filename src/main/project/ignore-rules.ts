@@ -1,5 +1,5 @@
 /**
- * Which entries are hidden by default: .git, node_modules, and what .gitignore excludes.
+ * Which entries are hidden by default: .git, node_modules, .cache, and what .gitignore excludes.
  *
  * Follows git's precedence: rules in a deeper .gitignore override shallower ones,
  * the root .gitignore overrides .git/info/exclude, a later line overrides an earlier
@@ -11,11 +11,13 @@ import { isScratchName } from '../fs/captured-file';
 import { FALLBACK_FOLDER } from '../fs/scratch-area';
 
 /**
- * Folder names hidden wherever they appear, whatever the .gitignore files say: and Flint's
- * own scratch folder (where a project has no better place for it) and, by `isScratchName`,
- * scratch files an older Flint left beside a file.
+ * Folder names hidden wherever they appear, whatever the .gitignore files say: git's folder,
+ * installed packages, `.cache` (the XDG cache folder, and what build tools and linters name
+ * theirs: only programs write there, all the time, and a write there is never the user's
+ * save), Flint's own scratch folder (where a project has no better place for it) and, by
+ * `isScratchName`, scratch files an older Flint left beside a file.
  */
-export const ALWAYS_HIDDEN_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules', FALLBACK_FOLDER]);
+export const ALWAYS_HIDDEN_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules', '.cache', FALLBACK_FOLDER]);
 
 export class IgnoreRules {
   /** Folder ('' for the root) → its matchers, lowest precedence first. */

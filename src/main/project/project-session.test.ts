@@ -14,8 +14,8 @@ async function openSession(project: TempProject) {
   session.onDidSaveFile((path) => seen.saves.push(path));
   session.onDidLoseRoot((message) => seen.lost.push(message));
   await session.start();
-  // The watcher reconciles once it covers every folder; wait for that quiet point.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The watcher reconciles once it covers every folder: from then on saves are seen as they happen.
+  await session.whenWatching();
   return { session, seen };
 }
 
@@ -173,8 +173,8 @@ describe('ProjectSession', () => {
     const opened = await openSession(project);
     expect(countWatchHandles()).toBeGreaterThan(before);
     await opened.session.close();
-    // Handle teardown completes on the next turn of the event loop.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Handle teardown completes on a later turn of the event loop (later still on a busy machine).
+    await waitFor(() => countWatchHandles() === before, 'every watch handle to be released');
     expect(countWatchHandles()).toBe(before);
   });
 });

@@ -18,6 +18,8 @@ import { IgnoreRules } from './ignore-rules';
 import { ProjectWatcher, type RawChange } from './project-watcher';
 import { describeEntry, listFolder, scanProject, type ScanFileSystem } from './tree-scanner';
 import { isEditorTemporaryFile } from './editor-temporary-files';
+import { SaveGate } from './save-gate';
+import type { SizeGuard } from './size-guard';
 
 export interface ProjectSessionOptions {
   /** Real path of the root (already checked to be a readable folder). */
@@ -28,6 +30,8 @@ export interface ProjectSessionOptions {
   livenessIntervalMs?: number;
   /** Changes are held this long and sent together: one UI update per frame. */
   batchIntervalMs?: number;
+  /** Asks before a home folder, `/` or a huge folder goes live: the first tree and the watcher wait for its answer. */
+  sizeGuard?: SizeGuard;
 }
 
 /** Where a session is in its life. */
@@ -50,6 +54,8 @@ export class ProjectSession implements Disposable {
   /** Folder path ('' for the root) → paths of its children in the index. */
   private readonly children = new Map<string, Set<string>>();
   private watcher: ProjectWatcher | null = null;
+  /** Settles once the current watcher covers every folder and its reconcile has run (see whenWatching). */
+  private watching = Promise.withResolvers<void>();
   /** Serializes every index mutation: scans, watcher events, reconciles. */
   private queue: Promise<void> = Promise.resolve();
   private pendingChanges: TreeChange[] = [];
@@ -57,6 +63,7 @@ export class ProjectSession implements Disposable {
   private reloadTimer: NodeJS.Timeout | null = null;
   private rootIdentity: { dev: number; ino: number } | null = null;
   private readonly store = new DisposableStore();
+  private readonly saves: SaveGate;
 
   private readonly _onDidIndexProgress = this.store.add(new Emitter<number>());
   private readonly _onDidLoadTree = this.store.add(new Emitter<TreeEntry[]>());
@@ -78,7 +85,9 @@ export class ProjectSession implements Disposable {
   /** Something degraded (e.g. the watch limit was hit) that the user should know. */
   readonly onDidWarn: Event<string> = this._onDidWarn.event;
 
-  constructor(private readonly options: ProjectSessionOptions) {}
+  constructor(private readonly options: ProjectSessionOptions) {
+    this.saves = new SaveGate(options.root, (error) => options.logger.error('a save could not be reported', error));
+  }
 
   get root(): string {
     return this.options.root;
@@ -122,7 +131,16 @@ export class ProjectSession implements Disposable {
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
       }),
     );
+    this.options.sizeGuard?.begin();
     await this.enqueue(() => this.reload());
+  }
+
+  /**
+   * Resolves once the watcher covers every folder and what changed while it started has been
+   * reported: from then on a save is seen as it happens (tests, benches). Also on close.
+   */
+  whenWatching(): Promise<void> {
+    return this.watching.promise;
   }
 
   /** Lists a folder the index left unlisted (hidden folders are listed on demand). */
@@ -146,6 +164,7 @@ export class ProjectSession implements Disposable {
   dispose(): void {
     if (this.state === 'disposed') return;
     this.state = 'disposed';
+    this.watching.resolve();
     this.watcher?.dispose();
     this.watcher = null;
     this.store.dispose();
@@ -163,11 +182,18 @@ export class ProjectSession implements Disposable {
 
   /** Full scan, replacing the index and restarting the watcher (its ignore rules may differ). */
   private async reload(): Promise<void> {
+    const { sizeGuard } = this.options;
     const { entries, rules } = await scanProject({
       root: this.root,
       fileSystem: this.options.fileSystem,
-      onProgress: (count) => this._onDidIndexProgress.fire(count),
+      onProgress: (count) => {
+        sizeGuard?.observe(count);
+        this._onDidIndexProgress.fire(count);
+      },
+      isCancelled: () => this.isClosed,
     });
+    // A folder too large to open without asking waits for "Open anyway" (at once otherwise, and on later reloads).
+    await sizeGuard?.scanned(entries.length);
     if (this.isClosed) return;
     this.rules = rules;
     this.index.clear();
@@ -187,8 +213,14 @@ export class ProjectSession implements Disposable {
       isInsideIgnoredDirectory: (path) => this.rules.isInsideIgnoredDirectory(path),
     });
     this.watcher = watcher;
+    // A reload restarts the watcher: whoever asked before waits for this one too.
+    const previous = this.watching;
+    const watching = Promise.withResolvers<void>();
+    this.watching = watching;
+    void watching.promise.then(() => previous.resolve());
     watcher.onDidChange((change) => void this.enqueue(() => this.apply(change)));
-    watcher.onDidBecomeReady(() => void this.enqueue(() => this.reconcile()));
+    const settle = () => watching.resolve();
+    watcher.onDidBecomeReady(() => void this.enqueue(() => this.reconcile()).then(settle, settle));
     watcher.onDidFail((error) => this.handleWatcherError(error));
   }
 
@@ -246,7 +278,8 @@ export class ProjectSession implements Disposable {
   private noteWrite(path: string): void {
     if (baseName(path) === '.gitignore') this.scheduleReload();
     const entry = this.index.get(path);
-    if (entry?.kind === 'file' && !entry.ignored && !isEditorTemporaryFile(path)) this._onDidSaveFile.fire(path);
+    // The index's rules may be older than the disk's (a cache folder's own .gitignore): the gate reads them afresh.
+    if (entry?.kind === 'file' && !entry.ignored && !isEditorTemporaryFile(path)) this.saves.pass(path, () => !this.isClosed && this._onDidSaveFile.fire(path));
   }
 
   /** Coalesces bursts (a checkout touching many .gitignore files) into one reload. */

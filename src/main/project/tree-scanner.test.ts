@@ -303,6 +303,21 @@ describe('scanProject', () => {
     for (let index = 1; index < counts.length; index += 1) expect(counts[index]).toBeGreaterThanOrEqual(counts[index - 1]!);
   });
 
+  it('stops reading folders once cancelled (a project closed while its scan runs), keeping what it found', async () => {
+    const files: Record<string, string> = {};
+    for (let folder = 0; folder < 40; folder += 1) files[`f${folder}/deep/n.txt`] = '';
+    await project.write(files);
+    let reads = 0;
+    const counting: ScanFileSystem = { readdir: (path) => ((reads += 1), nodeScanFileSystem.readdir(path)) };
+
+    const { entries } = await scanProject({ root: project.root, fileSystem: counting, isCancelled: () => reads >= 3 });
+
+    // The root and at most the reads already under way (16 at once), of 81 folders.
+    expect(reads).toBeLessThanOrEqual(3 + 16);
+    expect(entries.length).toBeLessThan(120);
+    expect(entries.length).toBeGreaterThanOrEqual(40);
+  });
+
   it('reports a final progress count of zero for an empty project', async () => {
     const counts: number[] = [];
     await scanProject({ root: project.root, onProgress: (count) => counts.push(count) });

@@ -31,6 +31,8 @@ export interface ScanOptions {
   onProgress?: (entriesFound: number) => void;
   progressIntervalMs?: number;
   fileSystem?: ScanFileSystem;
+  /** Checked before each folder is read: a cancelled scan (the project closed) ends early, with what it found. */
+  isCancelled?: () => boolean;
 }
 
 export interface ScanResult {
@@ -65,6 +67,9 @@ export async function scanProject(options: ScanOptions): Promise<ScanResult> {
   await new Promise<void>((done, failed) => {
     let active = 0;
     const pump = (): void => {
+      // A closed project stops reading (`/` would otherwise be read to the end).
+      if (options.isCancelled?.()) pending.length = 0;
+      if (active === 0 && pending.length === 0) return done();
       while (active < CONCURRENT_READS && pending.length > 0) {
         const folder = pending.pop()!;
         active += 1;
@@ -78,14 +83,12 @@ export async function scanProject(options: ScanOptions): Promise<ScanResult> {
               lastProgress = Date.now();
               onProgress(entries.length);
             }
-            if (active === 0 && pending.length === 0) done();
-            else pump();
+            pump();
           })
           .catch(failed);
       }
     };
-    if (pending.length === 0) done();
-    else pump();
+    pump();
   });
   onProgress?.(entries.length);
   return { entries, rules };

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECENT_LIMIT, SettingsStore } from './settings-store';
 
+/** Where the user let keys go beyond their own addresses: nowhere, by default. */
+const NO_CONSENTS = { variables: {}, cleartext: [] };
+
 describe('SettingsStore', () => {
   let directory: string;
   let file: string;
@@ -23,7 +26,7 @@ describe('SettingsStore', () => {
   it('loads defaults from an empty folder and creates nothing', async () => {
     const { store, notice } = await SettingsStore.load(directory);
 
-    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
+    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     expect(notice).toBeUndefined();
     expect(await readdir(directory)).toEqual([]);
   });
@@ -65,7 +68,7 @@ describe('SettingsStore', () => {
     await Promise.all([first, second, third]);
     await store.flush();
 
-    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
+    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
   });
 
   describe('recent projects', () => {
@@ -132,7 +135,7 @@ describe('SettingsStore', () => {
 
       const { store, notice } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
       const names = await readdir(directory);
       const aside = names.find((name) => name.startsWith('settings.json.corrupt-'));
       expect(aside).toBeDefined();
@@ -147,7 +150,7 @@ describe('SettingsStore', () => {
 
       await store.addRecent('/projects/a');
 
-      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     });
 
     it('falls back to the default for a field with the wrong type and keeps the valid ones', async () => {
@@ -155,7 +158,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     });
 
     it('falls back to the default for a boolean field holding a string', async () => {
@@ -163,7 +166,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     });
 
     it('returns a notice when a field falls back to its default', async () => {
@@ -195,7 +198,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     });
   });
 
@@ -205,7 +208,7 @@ describe('SettingsStore', () => {
 
     await store.update({ showIgnored: true });
 
-    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, theme: 'dark', future: { nested: [1, 2] } });
+    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS, theme: 'dark', future: { nested: [1, 2] } });
   });
 
   it('never writes a key-like field that was not already there', async () => {
@@ -216,6 +219,6 @@ describe('SettingsStore', () => {
 
     const text = await readFile(file, 'utf8');
     expect(text).not.toMatch(/key|token|secret/i);
-    expect(Object.keys(await readJson()).sort()).toEqual(['clipboardSelection', 'providers', 'recentProjects', 'shortcut', 'showIgnored']);
+    expect(Object.keys(await readJson()).sort()).toEqual(['clipboardSelection', 'originConsents', 'providers', 'recentProjects', 'shortcut', 'showIgnored']);
   });
 });

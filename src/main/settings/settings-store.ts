@@ -30,7 +30,7 @@ const SettingsSchema = z.looseObject({
    * an environment variable's key to another origin, and any key over plain http to an origin
    * that is not this machine. Origins, never keys.
    */
-  keyConsents: z
+  originConsents: z
     .object({
       variables: z.record(z.string(), z.array(z.string())).catch({}).default({}),
       cleartext: z.array(z.string()).catch([]).default([]),

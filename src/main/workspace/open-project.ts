@@ -8,7 +8,7 @@
  * above it is the conversation (src/main/ask): its answers hold their project and go
  * when the workspace says it will close.
  */
-import type { CurrentFile, ProjectInfo, TreeChange, TreeEntry } from '../../shared/project-types';
+import type { CurrentFile, ProjectInfo, SizeWarning, TreeChange, TreeEntry } from '../../shared/project-types';
 import { projectOutline } from '../context/project-outline';
 import { SaveHistory } from '../context/save-history';
 import { EditService } from '../edits/edit-service';
@@ -18,6 +18,7 @@ import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecy
 import type { Logger } from '../logger';
 import { CurrentFileTracker } from '../project/current-file';
 import { ProjectSession } from '../project/project-session';
+import { LARGE_FOLDER_ENTRIES, SizeGuard, type SizeGuardOptions } from '../project/size-guard';
 import type { ScanFileSystem } from '../project/tree-scanner';
 import { OwnWrites } from './own-writes';
 
@@ -30,6 +31,8 @@ export interface OpenProjectOptions {
   logger: Logger;
   /** Test seam for the project scan. */
   fileSystem?: ScanFileSystem;
+  /** When to ask before the folder goes live (default: only past LARGE_FOLDER_ENTRIES). */
+  sizeCheck?: SizeGuardOptions;
 }
 
 export class OpenProject implements Disposable {
@@ -39,6 +42,8 @@ export class OpenProject implements Disposable {
   private readonly _onDidWarn = this.store.add(new Emitter<string>());
   private cachedOutline: string | null = null;
   private primed = false;
+  /** Settles when the first index's recently modified files have been read (see whenPrimed). */
+  private readonly priming = Promise.withResolvers<void>();
 
   /** The full tree: after the first index and after a .gitignore change. */
   readonly onDidLoadTree: Event<TreeEntry[]> = this._onDidLoadTree.event;
@@ -52,6 +57,8 @@ export class OpenProject implements Disposable {
   readonly onDidLoseRoot: Event<string>;
   /** The file a question is about changed (selected here, or saved elsewhere). */
   readonly onDidChangeCurrentFile: Event<CurrentFile>;
+  /** The folder is too large to open without asking, or no longer (null). */
+  readonly onDidChangeSizeWarning: Event<SizeWarning | null>;
 
   readonly history: SaveHistory;
   readonly currentFile = this.store.add(new CurrentFileTracker());
@@ -65,8 +72,11 @@ export class OpenProject implements Disposable {
     edits: EditService,
     private readonly ownWrites: OwnWrites,
     private readonly logger: Logger,
+    private readonly sizeGuard: SizeGuard,
   ) {
     this.edits = this.store.add(edits);
+    this.store.add(sizeGuard);
+    this.onDidChangeSizeWarning = sizeGuard.onDidChange;
     this.history = this.store.add(new SaveHistory({ files }));
     this.onDidIndexProgress = session.onDidIndexProgress;
     this.onDidLoseRoot = session.onDidLoseRoot;
@@ -83,7 +93,8 @@ export class OpenProject implements Disposable {
     const { info, logger } = options;
     const ownWrites = new OwnWrites();
     const files = new ProjectFiles(info.root);
-    const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem });
+    const sizeGuard = new SizeGuard(options.sizeCheck ?? { reasonAtOnce: null, largeEntries: LARGE_FOLDER_ENTRIES });
+    const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem, sizeGuard });
     const edits = await EditService.create({
       files,
       journalFolder: options.journalFolder,
@@ -92,7 +103,7 @@ export class OpenProject implements Disposable {
       onWillWrite: (path, bytes) => ownWrites.expect(path, bytes),
       names: { hasFile: (path) => session.hasFile(path), filesNamed: (name) => session.filesNamed(name) },
     });
-    return new OpenProject(info, files, session, edits, ownWrites, logger);
+    return new OpenProject(info, files, session, edits, ownWrites, logger, sizeGuard);
   }
 
   get root(): string {
@@ -106,6 +117,16 @@ export class OpenProject implements Disposable {
   /** The index's file names, kept live by the watcher (a model's bare name, an editor title's). */
   get names(): ProjectFileNames {
     return { hasFile: (path) => this.session.hasFile(path), filesNamed: (name) => this.session.filesNamed(name) };
+  }
+
+  /** The size warning waiting for an answer (a home folder, `/`, a huge folder), or null. */
+  get sizeWarning(): SizeWarning | null {
+    return this.sizeGuard.current;
+  }
+
+  /** "Open anyway": the tree shows and the watcher starts despite the size warning. */
+  openAnyway(): void {
+    this.sizeGuard.proceed();
   }
 
   /** The tree, or null while the first index runs. */
@@ -122,6 +143,19 @@ export class OpenProject implements Disposable {
   start(): Promise<void> {
     for (const notice of this.edits.takeRecoveryNotices()) this._onDidWarn.fire(notice);
     return this.session.start();
+  }
+
+  /** Resolves once the watcher sees every save as it happens (tests, benches). */
+  whenWatching(): Promise<void> {
+    return this.session.whenWatching();
+  }
+
+  /**
+   * Resolves once the files modified last before the project opened have been read: a save
+   * from then on is compared with them (tests, benches). Also when the project closes.
+   */
+  whenPrimed(): Promise<void> {
+    return this.priming.promise;
   }
 
   listDirectory(path: string): Promise<TreeEntry[]> {
@@ -144,12 +178,14 @@ export class OpenProject implements Disposable {
    */
   async close(): Promise<void> {
     await this.edits.finishWrites().catch((error: unknown) => this.logger.warn('could not finish checking recent writes', error));
+    this.priming.resolve();
     this.store.dispose();
     // close(), not dispose(): it waits for the watcher to let go (a dispose first would drop the handle unawaited).
     await this.session.close();
   }
 
   dispose(): void {
+    this.priming.resolve();
     this.store.dispose();
     this.session.dispose();
   }
@@ -159,7 +195,10 @@ export class OpenProject implements Disposable {
     this._onDidLoadTree.fire(entries);
     if (this.primed) return;
     this.primed = true;
-    void this.history.prime(entries).catch((error: unknown) => this.logger.warn('could not read recently modified files', error));
+    void this.history
+      .prime(entries)
+      .catch((error: unknown) => this.logger.warn('could not read recently modified files', error))
+      .finally(() => this.priming.resolve());
   }
 
   private treeChanged(changes: TreeChange[]): void {

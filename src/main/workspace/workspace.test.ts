@@ -5,7 +5,6 @@
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import type { HunkState } from '../../shared/edits/hunk-types';
@@ -62,14 +61,20 @@ describe('Workspace', () => {
 
   it('takes the echo of Flint’s own write for its own, and the user’s save for the current file', async () => {
     const project = await open();
+    const current: Array<string | null> = [];
+    project.onDidChangeCurrentFile((file) => current.push(file.path));
+    let echoed = false;
+    project.onDidChangeTree((changes) => (echoed ||= changes.some((change) => (change.type === 'modified' ? change.path : change.type === 'added' ? change.entry.path : null) === 'src/a.ts')));
     expect(await acceptPatch(project, PATCH)).toBe('accepted');
     expect(await readFile(folder.path('src/a.ts'), 'utf8')).toBe('uno\ntwo\n');
-    // The watcher reports Flint's write within its settle time; it must not make a.ts current.
-    await sleep(700);
-    expect(project.currentFile.value.path).toBeNull();
+    // The watcher's report of Flint's write: it must not make a.ts current.
+    await waitFor(() => echoed, 'the watcher to report Flint’s write');
+    // The user's save comes after it; the echo was told apart by one small read that began
+    // before this file was even written, so a.ts would have been made current first.
     await writeFile(folder.path('src/b.ts'), 'b2\n');
     await waitFor(() => project.currentFile.value.path === 'src/b.ts', 'the user’s save to make b.ts current');
     expect(project.currentFile.value.source).toBe('saved');
+    expect(current).toEqual(['src/b.ts']);
   });
 
   it('takes the user’s save of a file Flint has just written for the user’s (a time window took it for Flint’s echo)', async () => {

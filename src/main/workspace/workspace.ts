@@ -12,6 +12,7 @@ import { FlintFailure } from '../../shared/result';
 import { toFlintFailure } from '../fs/fs-errors';
 import { Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
+import { LARGE_FOLDER_ENTRIES, reasonAtOnceFor, type SizeGuardOptions } from '../project/size-guard';
 import type { ScanFileSystem } from '../project/tree-scanner';
 import { OpenProject } from './open-project';
 
@@ -23,6 +24,10 @@ export interface WorkspaceOptions {
   logger: Logger;
   /** Test seam for the project scan. */
   fileSystem?: ScanFileSystem;
+  /** The user's home folder, which is opened only after a warning (default: the OS's; tests give a fake one). */
+  home?: string;
+  /** Entries past which any folder is opened only after a warning (default LARGE_FOLDER_ENTRIES). */
+  largeFolderEntries?: number;
 }
 
 export interface ClosedProject {
@@ -75,7 +80,8 @@ export class Workspace implements Disposable {
       await this.closeNow('closed', 'Another project was opened.');
       const info: ProjectInfo = { id: this.nextProjectId++, root, name: basename(root) || root };
       const { journalFolder, scratchFolder, logger, fileSystem } = this.options;
-      const project = await OpenProject.open({ info, journalFolder, scratchFolder, logger, fileSystem });
+      const sizeCheck = await this.sizeCheckFor(root);
+      const project = await OpenProject.open({ info, journalFolder, scratchFolder, logger, fileSystem, sizeCheck });
       if (this.disposed) {
         project.dispose();
         throw new FlintFailure('no-project', 'Flint is quitting; the folder was not opened.');
@@ -117,6 +123,13 @@ export class Workspace implements Disposable {
       // Closed either way (a watcher that would not let go is gone with it): what waits for the close goes on.
       this._onDidClose.fire({ projectId: project.info.id, reason, message });
     }
+  }
+
+  /** A home folder and `/` are warned about before they are indexed; any folder once its scan finds too much. */
+  private async sizeCheckFor(root: string): Promise<SizeGuardOptions> {
+    const home = this.options.home ?? homedir();
+    const realHome = await realpath(home).catch(() => home);
+    return { reasonAtOnce: reasonAtOnceFor(root, realHome), largeEntries: this.options.largeFolderEntries ?? LARGE_FOLDER_ENTRIES };
   }
 
   /** Runs `task` after every open and close before it has finished (failed ones too). */

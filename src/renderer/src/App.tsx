@@ -65,7 +65,7 @@ export function App() {
       )}
       <Notices notices={state.notices} onDismiss={dismissNotice} />
       <StatusBar
-        indexing={state.indexing}
+        indexing={state.indexing === null ? null : { entriesFound: state.indexing, isHeld: state.sizeWarning?.scanDone ?? false }}
         entryCount={tree.size}
         currentFile={state.currentFile}
         connection={state.connection}

@@ -239,6 +239,9 @@ describe('ResponsesProvider regressions', () => {
     const end = await collect(provider, { model: MODEL, input: 'x' }).end;
     expect(end.message).toContain('rejected the API key');
     const attempts = sim.upgradeAttempts();
+    // Left as a pause on purpose: a loop would be the pool's backoff timer (5–10 ms here), and
+    // no later event of the pool follows "no timer was set" to wait for instead. 300 ms is
+    // some thirty backoffs; on a busy machine the pause can only show fewer, never invent one.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sim.upgradeAttempts()).toBe(attempts);
   });

@@ -14,6 +14,7 @@ import { inlineHunksOf } from '../features/review/inline-hunks';
 import { reviewKeyLabels } from '../features/review/review-keys';
 import type { ReviewHandle } from '../features/review/use-review';
 import { isMac } from '../lib/platform';
+import { SizeWarning } from '../features/open-folder/SizeWarning';
 import { FileTree } from '../features/tree/FileTree';
 import type { TreeModel } from '../features/tree/tree-model';
 import { Splitter } from './Splitter';
@@ -55,6 +56,9 @@ export function ProjectView({ project, state, tree, actions, answer, review, sho
         onOpenSettings={props.onOpenSettings}
         onError={props.onError}
       />
+      {state.sizeWarning && (
+        <SizeWarning projectId={project.id} root={project.root} warning={state.sizeWarning} entriesFound={state.indexing ?? state.sizeWarning.entriesFound} onError={props.onError} />
+      )}
       {/* The one main landmark: the welcome screen has its own (OpenFolder). */}
       <main className="workspace">
         <FileTree

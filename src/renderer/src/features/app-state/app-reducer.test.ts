@@ -84,3 +84,24 @@ describe('the file on view belongs to its project', () => {
     expect(after.openFile).toBeNull();
   });
 });
+
+describe('the size warning', () => {
+  const home = { id: 3, root: '/home/ada', name: 'ada' };
+  const warning = { reason: 'home' as const, entriesFound: 0, scanDone: false };
+
+  it('shows the open project’s warning until it is answered or the project closes, and never another project’s', () => {
+    const opened = reduce(initialViewState, { type: 'opened', project: home }, { type: 'sizeWarning', projectId: 3, warning });
+    expect(opened.sizeWarning).toEqual(warning);
+    expect(reduce(opened, { type: 'sizeWarning', projectId: 2, warning: null }).sizeWarning).toEqual(warning);
+    expect(reduce(opened, { type: 'sizeWarning', projectId: 3, warning: null }).sizeWarning).toBeNull();
+    expect(reduce(opened, { type: 'closed', projectId: 3 }).sizeWarning).toBeNull();
+  });
+
+  it('takes the warning and its count from the state a reload loads, while the held scan sends no more progress', () => {
+    const held = { ...warning, entriesFound: 134_416, scanDone: true };
+    const state = { project: home, tree: null, sizeWarning: held, currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null } as unknown as AppState;
+    const loaded = viewReducer(initialViewState, { type: 'state', state });
+    expect(loaded.sizeWarning).toEqual(held);
+    expect(loaded.indexing).toBe(134_416);
+  });
+});

@@ -5,7 +5,7 @@ import { DEFAULT_HOTKEY } from '../../../../shared/accelerator';
 import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { AppInfo, AppState, ConnectionStatus, UiSettings } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
-import type { CurrentFile, ProjectInfo } from '../../../../shared/project-types';
+import type { CurrentFile, ProjectInfo, SizeWarning } from '../../../../shared/project-types';
 import { sameServeConnection, type ServeConnection } from '../../lib/serve-connection';
 
 export interface Notice {
@@ -29,6 +29,8 @@ export interface ViewState {
   project: ProjectInfo | null;
   /** Entries found so far while the first index runs; null once the tree is in. */
   indexing: number | null;
+  /** The open folder is a home folder, `/` or huge: Flint asks before it shows and watches it. */
+  sizeWarning: SizeWarning | null;
   /** Bumped whenever the TreeModel changes. */
   treeVersion: number;
   currentFile: CurrentFile;
@@ -51,6 +53,7 @@ export type ViewAction =
   | { type: 'state'; state: AppState }
   | { type: 'opened'; project: ProjectInfo }
   | { type: 'indexing'; projectId: number; entriesFound: number }
+  | { type: 'sizeWarning'; projectId: number; warning: SizeWarning | null }
   | { type: 'treeChanged'; projectId: number; complete: boolean }
   | { type: 'closed'; projectId: number }
   | { type: 'currentFile'; currentFile: CurrentFile }
@@ -71,6 +74,7 @@ export const initialViewState: ViewState = {
   info: null,
   project: null,
   indexing: null,
+  sizeWarning: null,
   treeVersion: 0,
   currentFile: { path: null, source: null, at: 0 },
   recent: [],
@@ -98,7 +102,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         project: action.state.project,
         // Another project than the one shown (a reconnect after a switch): its file is not on view.
         openFile: action.state.project?.id === state.project?.id ? state.openFile : null,
-        indexing: action.state.project && !action.state.tree ? (state.indexing ?? 0) : null,
+        indexing: action.state.project && !action.state.tree ? (state.indexing ?? action.state.sizeWarning?.entriesFound ?? 0) : null,
+        sizeWarning: action.state.sizeWarning,
         currentFile: action.state.currentFile,
         recent: action.state.recent,
         settings: action.state.settings,
@@ -108,14 +113,16 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         hotkey: action.state.hotkey,
       };
     case 'opened':
-      return { ...state, project: action.project, indexing: 0, openFile: null, treeVersion: state.treeVersion + 1 };
+      return { ...state, project: action.project, indexing: 0, sizeWarning: null, openFile: null, treeVersion: state.treeVersion + 1 };
     case 'indexing':
       return isCurrent(action.projectId) && state.indexing !== null ? { ...state, indexing: action.entriesFound } : state;
+    case 'sizeWarning':
+      return isCurrent(action.projectId) ? { ...state, sizeWarning: action.warning } : state;
     case 'treeChanged':
       if (!isCurrent(action.projectId)) return state;
       return { ...state, treeVersion: state.treeVersion + 1, indexing: action.complete ? null : state.indexing };
     case 'closed':
-      return isCurrent(action.projectId) ? { ...state, project: null, indexing: null, openFile: null } : state;
+      return isCurrent(action.projectId) ? { ...state, project: null, indexing: null, sizeWarning: null, openFile: null } : state;
     case 'currentFile':
       return { ...state, currentFile: action.currentFile };
     case 'recent':

@@ -91,6 +91,7 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
         dispatch({ type: 'opened', project });
       }),
       flint.on('project:indexing', ({ projectId, entriesFound }) => dispatch({ type: 'indexing', projectId, entriesFound })),
+      flint.on('project:sizeWarning', ({ projectId, warning }) => dispatch({ type: 'sizeWarning', projectId, warning })),
       flint.on('project:tree', ({ projectId, entries }) => {
         if (projectId === shown) tree.load(entries);
         dispatch({ type: 'treeChanged', projectId, complete: true });

@@ -5,12 +5,13 @@
  * Follows the stream while the user is at the bottom: scrolled from a ResizeObserver, which
  * runs once layout is done, so no update pays for a forced layout to scroll.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { isUndecided } from '../../../../shared/edits/hunk-state';
 import type { ReviewHandle } from '../review/use-review';
 import { reviewSummary } from '../review/review-order';
 import { describeAnswerStatus, pendingHunkCount, type AnswerView } from './answer-view';
 import type { HunkCardActions } from './HunkCard';
+import { rateFigure } from './output-rate';
 import { TurnBlock } from './TurnBlock';
 import type { AnswerHandle } from './use-answer';
 
@@ -82,7 +83,8 @@ interface AnswerBarProps {
 function AnswerBar({ view, answer, keys, onAcceptAll, onShortcuts }: AnswerBarProps) {
   const acceptable = pendingHunkCount(view);
   const summary = reviewSummary(view);
-  const rate = useTokenRate(view, answer);
+  // Main's figure, as it streams (an estimate) and once it ended (measured): output-rate.ts.
+  const rate = rateFigure(useSyncExternalStore(answer.rates.onDidChange, answer.rates.current), view.turns);
   return (
     <div className="edit-session-bar">
       <div className="edit-session-facts">
@@ -95,7 +97,7 @@ function AnswerBar({ view, answer, keys, onAcceptAll, onShortcuts }: AnswerBarPr
             {summary.streaming > 0 ? ` · ${summary.streaming} streaming` : ''}
           </span>
         )}
-        {rate !== null && <span className="review-rate">≈ {rate.toLocaleString()} tok/s</span>}
+        {rate !== null && <span className="review-rate">{rate}</span>}
       </div>
       <div className="edit-session-actions">
         <button type="button" onClick={onAcceptAll} disabled={acceptable === 0} title={`Accepts every ready hunk except those a redirect superseded (${keys.acceptAll}); one Undo takes them all back`}>
@@ -110,20 +112,6 @@ function AnswerBar({ view, answer, keys, onAcceptAll, onShortcuts }: AnswerBarPr
       </div>
     </div>
   );
-}
-
-/** An estimate of the stream's tokens per second (about 4 characters a token), while it streams. */
-function useTokenRate(view: AnswerView, answer: AnswerHandle): number | null {
-  const started = useRef<{ sessionId: string; at: number; base: number } | null>(null);
-  const characters = answer.lines.characters + view.turns.reduce((sum, turn) => sum + turn.prose.length, 0);
-  if (view.status !== 'streaming') {
-    started.current = null;
-    return null;
-  }
-  const now = performance.now();
-  if (started.current?.sessionId !== view.sessionId) started.current = { sessionId: view.sessionId, at: now, base: characters };
-  const seconds = (now - started.current.at) / 1000;
-  return seconds < 0.25 ? null : Math.round((characters - started.current.base) / 4 / seconds);
 }
 
 function ProblemNotes({ problems }: { problems: string[] }) {

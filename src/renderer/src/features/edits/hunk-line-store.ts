@@ -21,8 +21,6 @@ export class HunkLineStore {
   private readonly lines = new Map<string, HunkLine[]>();
   private readonly partials = new Map<string, HunkLine>();
   private readonly listeners = new Map<string, HunkLineListener>();
-  /** Characters of every line received since the last clear (for the tokens/s estimate). */
-  characters = 0;
   /** New hunks drawn before their cards (see hunk-previews.ts). */
   readonly previews = new HunkPreviews(this);
 
@@ -43,7 +41,6 @@ export class HunkLineStore {
     const list = this.lines.get(id) ?? [];
     list.push(...lines);
     this.lines.set(id, list);
-    for (const line of lines) this.characters += line.text.length + 1;
     // A completed line ends the preview of it.
     this.partials.delete(id);
     this.listeners.get(id)?.append(lines);
@@ -77,6 +74,5 @@ export class HunkLineStore {
     this.partials.clear();
     this.listeners.clear();
     this.previews.clear();
-    this.characters = 0;
   }
 }

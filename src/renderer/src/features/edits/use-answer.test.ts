@@ -5,7 +5,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AnswerUpdate } from '../../../../shared/ask-types';
 
-const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Lets every promise settle: the hook's work here is promise chains only (the fakes answer
+ * in microtasks, and requestAnimationFrame never fires), and a timer runs only after the
+ * microtask queue is empty. Ordering, not a deadline: a busy machine only makes it later.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 // React and `window.flint` stood in for: the hook's logic, not a browser, is under test here.
 const fake = vi.hoisted(() => ({
@@ -51,7 +56,7 @@ describe('useAnswer: a new question and the history list', () => {
 
     fake.listConversations = async () => ({ ok: true, value: [] });
     const answer = useAnswer(() => undefined);
-    await tick(5);
+    await settle();
 
     let answerAsk: (value: unknown) => void = () => undefined;
     fake.askModel = () => new Promise((resolve) => (answerAsk = resolve));
@@ -71,7 +76,7 @@ describe('useAnswer: a new question and the history list', () => {
     answerAsk({ ok: true, value: { sessionId: S } });
     await sent;
     answerGet({ ok: true, value: { sessionId: S, full: { title: 'change first' }, status: 'streaming', turns: [], prose: [], problems: [], hunks: [hunk(['line one', 'line two'])] } });
-    await tick(5);
+    await settle();
 
     expect(answer.lines.linesOf('1.0').map((line: { text: string }) => line.text)).toEqual(['line one', 'line two']);
   });

@@ -14,6 +14,7 @@ import { flint } from '../../lib/flint';
 import { remember } from '../../lib/tab-memory';
 import { applyAnswerUpdate, startedAnswer, type AnswerView } from './answer-view';
 import { HunkLineStore } from './hunk-line-store';
+import { OutputRateStore } from './output-rate';
 import { applyLines, useConversationSync, type AnswerRefs } from './use-conversation-sync';
 
 export type AnswerHandle = ReturnType<typeof useAnswer>;
@@ -48,8 +49,10 @@ export function useAnswer(onError: (message: string) => void) {
   const [conversations, setConversations] = useState<ConversationSummary[]>([]);
   const refusals = useAskRefusal();
   const storeRef = useRef(new HunkLineStore());
+  const ratesRef = useRef(new OutputRateStore());
   const refs: AnswerRefs = {
     store: storeRef.current,
+    rates: ratesRef.current,
     sessionId: useRef<string | null>(null),
     askedAt: useRef<number | null>(null),
     loading: useRef<string | null>(null),
@@ -113,7 +116,7 @@ export function useAnswer(onError: (message: string) => void) {
     [call, onError, refusals.clear, refusals.check],
   );
 
-  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, send, show, stop, accept, reject, revert, acceptAll, rejectAll, retry, cancelRetry };
+  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, rates: ratesRef.current, send, show, stop, accept, reject, revert, acceptAll, rejectAll, retry, cancelRetry };
 }
 
 /** What a new question is about, as the bar showed it: the file, its focus (and selection), or the project. */
@@ -130,6 +133,7 @@ function askedAbout(scope: AnswerScope | undefined) {
 /** A new conversation goes on screen, with whatever of it arrived before its id. */
 function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early: readonly AnswerUpdate[], setView: (view: AnswerView | null) => void): void {
   refs.store.clear();
+  refs.rates.clear();
   refs.sessionId.current = sessionId;
   refs.loading.current = null;
   remember('conversation', '', sessionId);
@@ -138,6 +142,7 @@ function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early:
     if (update.sessionId !== sessionId) continue;
     // Not on screen yet: its cards draw these hunks.
     applyLines(refs.store, update, false);
+    refs.rates.take(update);
     view = applyAnswerUpdate(view, update);
   }
   setView(view);

@@ -15,10 +15,13 @@ import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
 import { isString, recall, remember } from '../../lib/tab-memory';
 import { applyAnswerUpdate, type AnswerView } from './answer-view';
 import type { HunkLineStore } from './hunk-line-store';
+import type { OutputRateStore } from './output-rate';
 
 /** The mutable side of the conversation on screen, shared by the subscription and the requests. */
 export interface AnswerRefs {
   store: HunkLineStore;
+  /** The model's output rate in the conversation on screen. */
+  rates: OutputRateStore;
   /** The conversation on screen: updates for any other are not applied. */
   sessionId: RefObject<string | null>;
   /** When the user asked (epoch ms), to mark "ask → final diff painted". */
@@ -38,7 +41,7 @@ export function useConversationSync(
   setConversations: (list: ConversationSummary[]) => void,
   onError: (message: string) => void,
 ) {
-  const { store, sessionId, askedAt, loading, early } = refs;
+  const { store, rates, sessionId, askedAt, loading, early } = refs;
 
   /** Shows a conversation of the history: its whole state from main. */
   const show = useCallback(async (id: string): Promise<void> => {
@@ -54,6 +57,7 @@ export function useConversationSync(
       return onError(result.error.message);
     }
     store.clear();
+    rates.clear();
     for (const hunk of result.value.hunks) store.append(hunk.id, hunk.appendLines);
     setView(applyAnswerUpdate(null, result.value));
   }, []);
@@ -79,6 +83,7 @@ export function useConversationSync(
         if (update.sessionId !== sessionId.current) return void early.current?.push(update);
         if (loading.current === update.sessionId) return;
         applyLines(store, update);
+        rates.take(update);
         if (update.status === 'complete' && askedAt.current !== null) {
           markPainted('flint:edit-painted', askedAt.current);
           askedAt.current = null;

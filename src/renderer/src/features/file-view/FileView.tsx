@@ -93,10 +93,16 @@ export function FileView({ path, review }: FileViewProps) {
           {content.notice}
         </p>
       )}
-      <div ref={hostRef} className="file-view-editor" hidden={!isText} />
+      {/* data-drawn-hunks: which hunks, where, the last drawing showed (what a redraw is known by). */}
+      <div ref={hostRef} className="file-view-editor" data-drawn-hunks={placement.hunks} hidden={!isText} />
       {!isText && <p className="file-view-message">{describe(content, path)}</p>}
     </section>
   );
+}
+
+/** The hunks of a review and where they are: a change of it is drawn. Ids repeat across conversations: the session and the lines say which hunk it is. */
+function reviewKey(review: FileReview): string {
+  return `${review.sessionId}:${review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}+${hunk.lines.length}`).join(',')}`;
 }
 
 /** Loads `path`, and again whenever another program changes it. */
@@ -131,13 +137,12 @@ function useFileText(path: string | null, setContent: (content: ViewContent | nu
  * Draws the file with its hunks whenever either changes (keeping what the user edited in
  * a hunk still waiting), and brings the current hunk into view when asked.
  */
-function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string | null, content: ViewContent | null, review: FileReview): { placed: number; unplaced: number } {
+function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string | null, content: ViewContent | null, review: FileReview): { placed: number; unplaced: number; hunks: string } {
   const shownPath = useRef<string | null>(null);
   const revealed = useRef(-1);
-  const [drawn, setDrawn] = useState({ count: 0, placed: 0, unplaced: 0 });
+  const [drawn, setDrawn] = useState({ count: 0, placed: 0, unplaced: 0, hunks: '' });
   const lastDrawAt = useRef(0);
-  // Ids repeat across conversations: the session and the lines say which hunk it is.
-  const hunksKey = `${review.sessionId}:${review.hunks.map((hunk) => `${hunk.id}@${hunk.anchorLine}+${hunk.lines.length}`).join(',')}`;
+  const hunksKey = reviewKey(review);
   const latest = useRef({ path, content, review });
   latest.current = { path, content, review };
   useEffect(() => {
@@ -153,7 +158,7 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
       editor.show(now.path, doc, shownPath.current === now.path);
       shownPath.current = now.path;
       lastDrawAt.current = performance.now();
-      setDrawn((before) => ({ count: before.count + 1, placed: doc.blocks.length, unplaced: doc.unplaced.length }));
+      setDrawn((before) => ({ count: before.count + 1, placed: doc.blocks.length, unplaced: doc.unplaced.length, hunks: reviewKey(now.review) }));
     };
     // A new file is drawn at once; hunks that came or went at an idle moment (while an
     // answer streams, at most every STREAMING_REDRAW_INTERVAL_MS).

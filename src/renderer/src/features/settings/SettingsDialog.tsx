@@ -125,12 +125,13 @@ function SelectionSetting({ value, onChange }: { value: boolean; onChange: (valu
 }
 
 /**
- * The provider in use has no key and another one has: say so, with one click to switch.
- * First runs often start here (OpenAI is the default; the key at hand is Cerebras' or Groq's).
+ * The provider in use has no key and another one has (one it would send: not held back from
+ * its address): say so, with one click to switch. First runs often start here (OpenAI is the
+ * default; the key at hand is Cerebras' or Groq's).
  */
 function KeyedSuggestion({ state, handle }: { state: ProvidersState; handle: ProvidersHandle }) {
   const active = state.providers.find((provider) => provider.id === state.activeProviderId);
-  const keyed = state.providers.find((provider) => provider.id !== state.activeProviderId && (provider.keySource === 'keychain' || provider.keySource === 'environment'));
+  const keyed = state.providers.find((provider) => provider.id !== state.activeProviderId && !provider.keyWithheld && (provider.keySource === 'keychain' || provider.keySource === 'environment'));
   if (!active || active.keySource !== 'none' || !keyed || state.environmentVariables.length > 0) return null;
   const where = keyed.keySource === 'environment' ? `${keyed.keyFromVariable ?? 'a variable'} is set` : 'its key is in the keychain';
   return (

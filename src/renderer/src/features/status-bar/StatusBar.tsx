@@ -11,7 +11,8 @@ import type { ServeConnection } from '../../lib/serve-connection';
 import { useServeConnection } from '../../lib/serve-connection-store';
 
 export interface StatusBarProps {
-  indexing: number | null;
+  /** Entries found while the first index runs (null once the tree is in); `isHeld`: the scan is over and waits for the size warning's answer. */
+  indexing: { entriesFound: number; isHeld: boolean } | null;
   entryCount: number;
   currentFile: CurrentFile;
   connection: ConnectionStatus | null;
@@ -26,9 +27,11 @@ export function StatusBar({ indexing, entryCount, currentFile, connection, laten
   const isFlintReachable = serve === null || serve.state === 'connected' || serve.state === 'connecting';
   return (
     <footer className="status-bar">
-      {indexing !== null ? (
-        <span className="status-indexing" role="progressbar" aria-label="Indexing" aria-valuetext={`${indexing} entries found`}>
-          <span className="spinner" aria-hidden="true" /> Indexing… {indexing.toLocaleString()} entries
+      {indexing?.isHeld ? (
+        <span className="status-count">{indexing.entriesFound.toLocaleString()} entries · waiting for your answer</span>
+      ) : indexing ? (
+        <span className="status-indexing" role="progressbar" aria-label="Indexing" aria-valuetext={`${indexing.entriesFound} entries found`}>
+          <span className="spinner" aria-hidden="true" /> Indexing… {indexing.entriesFound.toLocaleString()} entries
         </span>
       ) : (
         <span className="status-count">{entryCount.toLocaleString()} entries</span>
