@@ -68,7 +68,7 @@ export const requestSchemas = {
   testConnection: ProviderInput,
   setApiKey: z.object({ providerId: ProviderId, key: z.string().min(1).max(8192) }).strict(),
   deleteApiKey: ProviderInput,
-  allowProviderKey: z.object({ providerId: ProviderId, reason: z.enum(['other-origin', 'cleartext']) }).strict(),
+  allowProviderKey: z.object({ providerId: ProviderId, reason: z.enum(['other-origin', 'cleartext']), origin: z.string().min(1).max(2048) }).strict(),
   saveProvider: z.object({ providerId: ProviderId.optional(), draft: ProviderDraftInput }).strict(),
   removeProvider: ProviderInput,
   setProviderModel: z.object({ providerId: ProviderId, slot: Depth, model: ModelName }).strict(),

@@ -135,9 +135,10 @@ export const requests = {
   deleteApiKey: request<{ providerId: string }, ProvidersState>('credentials:delete'),
   /**
    * The user lets a provider's held-back key go to the provider's origin, for the reason it
-   * was held back (`keyWithheld`): remembered per origin. Main decides the origin, never the page.
+   * was held back (`keyWithheld`): remembered per origin. `origin` is the one the page showed
+   * (`keyOrigin`): main refuses if the provider's origin is another by now, never widening a yes.
    */
-  allowProviderKey: request<{ providerId: string; reason: KeyWithheldReason }, ProvidersState>('credentials:allow'),
+  allowProviderKey: request<{ providerId: string; reason: KeyWithheldReason; origin: string }, ProvidersState>('credentials:allow'),
   /**
    * Adds a provider (no `providerId`) or replaces one's settings (a preset's edit overrides
    * it). Main validates the draft; a refusal's message says which field and what to type.

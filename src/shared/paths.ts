@@ -3,6 +3,17 @@
  * and the renderer (which builds them).
  */
 
+/** The folder Flint keeps its scratch files in when a project has no better place for them (main/fs/scratch-area.ts). */
+export const SCRATCH_FOLDER_NAME = '.flint-scratch';
+
+/**
+ * Folder names hidden wherever they appear, whatever the .gitignore files say: git's folder,
+ * installed packages, `.cache` (the XDG cache folder, and what build tools and linters name
+ * theirs: only programs write there, all the time, and a write there is never the user's
+ * save), and Flint's own scratch folder.
+ */
+export const ALWAYS_HIDDEN_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules', '.cache', SCRATCH_FOLDER_NAME]);
+
 /**
  * Normalizes a project-relative POSIX path, or returns null if it could leave the root.
  *

@@ -45,7 +45,7 @@ export async function startXDesktop(): Promise<XDesktop> {
     display = `:${await displayNumber(xvfb)}`;
     env = { ...process.env, DISPLAY: display };
     delete env.WAYLAND_DISPLAY;
-    await startWindowManager(env, processes);
+    await startWindowManager(env, processes, xvfb);
   } catch (error) {
     // Nothing of a desktop that did not start is left running.
     for (const child of processes.reverse()) await stop(child);
@@ -132,14 +132,24 @@ async function sendTitle(titles: string, title: string): Promise<void> {
   }, 'the editor window to take its title', 20_000);
 }
 
-/** openbox on the display, ready once it announces itself on the root window (its stderr in the error if it dies). */
-async function startWindowManager(env: NodeJS.ProcessEnv, processes: ChildProcess[]): Promise<void> {
-  const openbox = spawn('openbox', [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * openbox on the display, ready once it announces itself on the root window. If it dies,
+ * the error carries all it printed (read to the end: its exit can come before its last
+ * output) and whether the X server was still up.
+ */
+async function startWindowManager(env: NodeJS.ProcessEnv, processes: ChildProcess[], xvfb: ChildProcess): Promise<void> {
+  const openbox = spawn('openbox', ['--debug'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   processes.push(openbox);
-  let stderr = '';
-  openbox.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let output = '';
+  const closed = new Promise<void>((resolve) => openbox.once('close', () => resolve()));
+  // The last few KB: --debug keeps talking for as long as the desktop lives.
+  for (const stream of [openbox.stdout!, openbox.stderr!]) stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8192)));
   await until(async () => {
-    if (openbox.exitCode !== null || openbox.signalCode !== null) throw new Error(`openbox exited (${openbox.exitCode ?? openbox.signalCode}): ${stderr.trim()}`);
+    if (openbox.exitCode !== null || openbox.signalCode !== null) {
+      await closed;
+      const server = xvfb.exitCode === null && xvfb.signalCode === null ? 'Xvfb was running' : `Xvfb had exited (${xvfb.exitCode ?? xvfb.signalCode})`;
+      throw new Error(`openbox exited (${openbox.exitCode ?? openbox.signalCode}) on ${env.DISPLAY}; ${server}; it printed: ${output.trim().split('\n').slice(-20).join('\n')}`);
+    }
     return (await xprop(env, ['-root', '_NET_SUPPORTING_WM_CHECK'])).includes('window id');
   }, 'openbox to manage the display');
 }

@@ -1,7 +1,7 @@
 /**
  * CPU burners: processes that keep a core busy, so the suite (and the bench) can be run the
- * way a busy machine runs it. Each is a plain `node` spinning in a loop, niced like any
- * other user process, killed with its parent.
+ * way a busy machine runs it. Each is a plain `node` spinning in a loop at normal priority
+ * (competing with the suite as a build or an editor would), gone with its parent.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 

@@ -45,23 +45,25 @@ describe('queue, redirect and retry (AnswerService)', () => {
   });
 
   it('a redirect (Enter) while the queued message is being sent interrupts that turn: it does not stream on beside the redirect, its hunks out of Accept all', async () => {
-    const h = await harness();
+    // The queued message's prompt is held while it is being prepared: the redirect lands exactly there.
+    const gate = slowPrompts('queued:');
+    const h = await harness({ buildPrompt: gate.buildPrompt });
     const id = await firstQuestion(h);
     await h.answers.queue(id, 'queued: change first');
     h.streams[0]!.complete('First answer.\n');
-    // The queued turn is being prepared; the user redirects.
-    await h.answers.redirect(id, 'no, change second instead');
+    await waitFor(() => gate.isPreparing(), 'the queued message to be prepared');
+    const redirected = h.answers.redirect(id, 'no, change second instead');
+    await waitFor(() => h.streams.some((stream) => stream.prompt.includes('no, change second instead')), 'the redirect’s stream');
+    gate.release();
+    await redirected;
     const conversation = h.answers.conversation(id);
-    // The redirect is open, and the queued turn's sending is over, one way or the other
-    // (today it ends before its stream opens; before the fix it streamed beside the redirect).
-    await waitFor(() => h.streams.some((stream) => stream.prompt.includes('no, change second instead')) && !['queued', 'streaming'].includes(conversation.turn(2).status), 'the redirect’s stream, and the queued turn ended');
+    await waitFor(() => !['queued', 'streaming'].includes(conversation.turn(2).status), 'the queued turn to end');
+    // Had the queued turn gone on to stream, its hunk would be one more for Accept all.
     const queuedStream = h.streams.find((stream) => stream.prompt.includes('queued: change first'));
-    // The abandoned turn answers with a hunk: it must not be one Accept all takes.
     queuedStream?.sink.onDelta(FIRST_HUNK);
-    // Planned (or refused) like any hunk; only then does "not pending" say anything.
     await waitFor(() => conversation.hunks.snapshot().hunks.every((hunk) => hunk.state !== 'streaming'), 'any hunk to settle');
     expect(conversation.hunks.counts().pending).toBe(0);
-    expect(conversation.turn(2).status).not.toBe('streaming');
+    expect(h.maxOpen()).toBe(1);
   });
 
   it('a redirect whose project closed while its prompt was being prepared is refused (the bar keeps the words), not reported as sent', async () => {

@@ -55,6 +55,12 @@ describe('findSelection', () => {
     expect(await workGrowth((size) => findSelection('const b = 2;\nconst c = 3;', file(size)), 2_500)).toBeLessThanOrEqual(LINEAR_WORK_BOUND);
   });
 
+  it('does linear work finding a selection of many identical lines in a file of them (a check from every line is quadratic)', async () => {
+    const run = (size: number) => findSelection([...Array<string>(size / 2).fill('}'), 'z'].join('\n'), Array<string>(size).fill('}'));
+    expect(run(8)).toEqual({ kind: 'not-found' });
+    expect(await workGrowth(run, 2_500)).toBeLessThanOrEqual(LINEAR_WORK_BOUND);
+  });
+
   it('does linear work finding a one-line selection in a long line that almost holds it (a…aba…a: native includes is quadratic)', async () => {
     const run = (size: number) => findSelection(`${'a'.repeat(size / 8)}b${'a'.repeat(size / 8)}`, ['a'.repeat(size), 'c']);
     expect(run(64)).toEqual({ kind: 'not-found' });

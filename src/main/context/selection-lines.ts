@@ -7,7 +7,7 @@
  * Linear in the selection and the file, whatever they hold (a selection is up to 1 MB of
  * anything): native trims, and a linear literal search within a line.
  */
-import { LiteralSearch } from '../../shared/edits/linear-search';
+import { LiteralSearch, occurrences } from '../../shared/edits/linear-search';
 import { countWork } from '../../shared/work-meter';
 
 export type SelectionMatch =
@@ -26,16 +26,25 @@ export function findSelection(selection: string, lines: readonly string[]): Sele
   const wanted = trimBlankEdges(selection.replace(/\r\n?/g, '\n').split('\n').map(trimEnd));
   if (wanted.length === 0) return { kind: 'not-found' };
   if (wanted.length === 1) return findWithinLine(wanted[0]!, lines);
-  const starts: number[] = [];
   const last = wanted.length - 1;
-  for (let index = 0; index + last < lines.length && starts.length < MAX_PLACES; index += 1) {
-    if (!trimEnd(lines[index]!).endsWith(wanted[0]!)) continue;
-    let isMatch = true;
-    for (let offset = 1; offset < last && isMatch; offset += 1) isMatch = trimEnd(lines[index + offset]!) === wanted[offset];
-    countWork(wanted[last]!.length);
-    if (isMatch && lines[index + last]!.startsWith(wanted[last]!)) starts.push(index);
+  const trimmed = lines.map(trimEnd);
+  // The whole lines between the first and the last are found by a linear search (a check
+  // from every line is file × selection: a 1 MB selection of `}` lines in a file of them).
+  const middle = wanted.slice(1, last);
+  const candidates = middle.length === 0 ? lines.keys() : mapStarts(occurrences(trimmed, middle), (start) => start - 1);
+  const starts: number[] = [];
+  for (const index of candidates) {
+    if (index < 0 || index + last >= lines.length) continue;
+    // Each check costs at most the shorter of the two strings: over the file, its length.
+    countWork(Math.min(trimmed[index]!.length, wanted[0]!.length) + Math.min(lines[index + last]!.length, wanted[last]!.length));
+    if (trimmed[index]!.endsWith(wanted[0]!) && lines[index + last]!.startsWith(wanted[last]!)) starts.push(index);
+    if (starts.length >= MAX_PLACES) break;
   }
   return placed(starts, wanted.length);
+}
+
+function* mapStarts(starts: Iterable<number>, map: (start: number) => number): Generator<number> {
+  for (const start of starts) yield map(start);
 }
 
 function findWithinLine(text: string, lines: readonly string[]): SelectionMatch {

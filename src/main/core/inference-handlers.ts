@@ -20,7 +20,7 @@ export function createInferenceHandlers(inference: InferenceService): InferenceH
     testConnection: ({ providerId }) => inference.testConnection(providerId),
     setApiKey: ({ providerId, key }) => inference.setKey(providerId, key),
     deleteApiKey: ({ providerId }) => inference.deleteKey(providerId),
-    allowProviderKey: ({ providerId, reason }) => inference.allowKey(providerId, reason),
+    allowProviderKey: ({ providerId, reason, origin }) => inference.allowKey(providerId, reason, origin),
     saveProvider: ({ providerId, draft }) => inference.saveProvider(providerId ?? null, draft),
     removeProvider: ({ providerId }) => inference.removeProvider(providerId),
     setProviderModel: ({ providerId, slot, model }) => inference.setModel(providerId, slot, model),

@@ -24,7 +24,7 @@ export interface WatchedCapture {
 }
 
 /**
- * At most this many captures are watched at once (each holds two open handles); beyond
+ * At most this many captures are watched at once (each holds three open handles: the file, its folder, its scratch folder); beyond
  * it the oldest is checked early, so an Accept all across many files gives its first
  * files less than the full grace period.
  */

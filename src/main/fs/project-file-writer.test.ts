@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -164,6 +164,34 @@ describe('ProjectFileWriter', () => {
     expect(await scratchLeft()).toEqual([]);
   });
 
+  it('moves to the next scratch folder when a link between the file’s folder and the area crosses mounts (EXDEV)', async () => {
+    const temp = await mkdtemp(join(tmpdir(), 'flint-writer-temp-'));
+    try {
+      const inTemp: string[] = [];
+      const writer = new ProjectFileWriter(project.root, {
+        quietMs: 0,
+        cacheFolder: cache,
+        tempFolder: temp,
+        atStep: async () => void inTemp.push(...(await readdir(temp, { recursive: true }))),
+      });
+      // Another mount of the same device: the cache refuses the link, the temp folder takes it.
+      linkFault.name = 'new.ts';
+      linkFault.code = 'EXDEV';
+      expect(await writer.replace('src/new.ts', null, FLINTS, 0o644)).toEqual({ status: 'written' });
+      linkFault.code = 'EPERM';
+      expect(await readFile(project.path('src/new.ts'))).toEqual(FLINTS);
+      expect(inTemp.some((name) => name.endsWith('.tmp'))).toBe(true);
+      // The refused area is not tried again.
+      inTemp.length = 0;
+      expect(await writer.replace('src/app.ts', ORIGINAL, FLINTS, 0o644)).toEqual({ status: 'written' });
+      expect(inTemp.some((name) => name.endsWith('.aside'))).toBe(true);
+      await writer.dispose();
+      expect(await scratchLeft()).toEqual([]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+  });
+
   it('puts the user’s file back under its name when a step after the capture fails', async () => {
     const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 0 });
     linkFault.name = 'app.ts';
@@ -217,6 +245,9 @@ describe('ProjectFileWriter', () => {
     const clock = { now: realClock.now, sleep: (ms: number) => ((waits += 1), realClock.sleep(ms)) };
     const writer = new ProjectFileWriter(project.root, { cacheFolder: cache, quietMs: 200, clock });
     await writeFile(path(), USERS);
+    // Modified "just now" however long this machine takes to get to the next line: a minute ahead.
+    const ahead = new Date(Date.now() + 60_000);
+    await utimes(path(), ahead, ahead);
     await writer.settle('src/app.ts');
     expect(waits).toBeGreaterThan(0);
     // Flint's own write is known: no wait for it.

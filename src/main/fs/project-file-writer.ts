@@ -20,6 +20,7 @@ import { lstat, rename, unlink } from 'node:fs/promises';
 import { FlintFailure } from '../../shared/result';
 import { captureFile, exists, keepBeside, placeUnlessTaken, putBack, renamedKind, rollBack, stampOf, writeTemporary, type CapturedFile, type InodeStamp, type SwapPlace } from './captured-file';
 import { LateWriterWatch, type LateWriterReport } from './late-writer-watch';
+import { errorCode } from './fs-errors';
 import { ProjectFolder } from './project-folder';
 import { ScratchArea } from './scratch-area';
 import { readSettled, type SettleClock } from './read-settled';
@@ -37,6 +38,8 @@ export interface ProjectFileWriterOptions {
   clock?: SettleClock;
   /** Flint's scratch folder in the OS cache directory (see scratch-area.ts; tests pass their own). */
   cacheFolder?: string;
+  /** The temp folder kept across restarts, for scratch files (default /var/tmp; tests pass their own). */
+  tempFolder?: string;
   /** For tests: awaited at each point where another program's save can land, to place one exactly there. */
   atStep?: (step: WriteStep) => Promise<void>;
 }
@@ -72,7 +75,8 @@ export class ProjectFileWriter {
     this.maxQuietWaitMs = options.maxQuietWaitMs ?? 3000;
     this.atStep = options.atStep ?? (async () => undefined);
     this.clock = options.clock;
-    this.scratchArea = ScratchArea.for(root, options.cacheFolder !== undefined ? { cacheFolder: options.cacheFolder } : {});
+    const { cacheFolder, tempFolder } = options;
+    this.scratchArea = ScratchArea.for(root, { ...(cacheFolder !== undefined ? { cacheFolder } : {}), ...(tempFolder !== undefined ? { tempFolder } : {}) });
     this.lateWriters = new LateWriterWatch(options.graceMs ?? 2000, (task) => this.run(task), options.onLateWriter ?? (() => undefined));
   }
 
@@ -104,24 +108,30 @@ export class ProjectFileWriter {
    * its bytes there, so no other write of this writer (a late-writer check) ran between.
    */
   async replaceNow(relativePath: string, expected: Uint8Array | null, next: Uint8Array | null, mode: number): Promise<ReplaceOutcome> {
-    const slash = relativePath.lastIndexOf('/');
-    const name = relativePath.slice(slash + 1);
-    const folderPath = slash === -1 ? '' : relativePath.slice(0, slash);
     if (expected === null && next === null) return { status: 'written' };
-    const folder = await ProjectFolder.open(this.root, folderPath, { create: expected === null && next !== null });
-    let place: SwapPlace | null = null;
-    let handedOver = false;
-    try {
-      place = { folder, name, scratch: await this.scratchArea.mirror(folderPath, folder) };
-      if (expected === null) return await this.create(place, next!, mode);
-      await this.settle(relativePath);
-      const swapped = await this.swap(place, expected, next, mode);
-      handedOver = swapped.handedOver;
-      return swapped.outcome;
-    } finally {
-      if (!handedOver) {
-        await folder.close();
-        await place?.scratch.close();
+    const slash = relativePath.lastIndexOf('/');
+    const folderPath = slash === -1 ? '' : relativePath.slice(0, slash);
+    for (;;) {
+      const folder = await ProjectFolder.open(this.root, folderPath, { create: expected === null && next !== null });
+      let place: SwapPlace | null = null;
+      let handedOver = false;
+      try {
+        place = { folder, name: relativePath.slice(slash + 1), scratch: await this.scratchArea.mirror(folderPath, folder) };
+        if (expected === null) return await this.create(place, next!, mode);
+        await this.settle(relativePath);
+        const swapped = await this.swap(place, expected, next, mode);
+        handedOver = swapped.handedOver;
+        return swapped.outcome;
+      } catch (error) {
+        // Another mount of the same device (a bind mount, a container's): the first rename or
+        // link between the folder and the area failed, before anything moved. The next area is tried.
+        if (errorCode(error) !== 'EXDEV') throw error;
+        await this.scratchArea.refuse(folderPath, folder);
+      } finally {
+        if (!handedOver) {
+          await folder.close();
+          await place?.scratch.close();
+        }
       }
     }
   }
@@ -136,6 +146,7 @@ export class ProjectFileWriter {
   /** Checks every file still kept aside now (closing a project, tests). */
   async dispose(): Promise<void> {
     await this.lateWriters.flush();
+    await this.run(() => this.scratchArea.prune());
   }
 
   /** Creates `name` only if nothing has that name: placing a finished temp file with link(2) is the conditional create. */

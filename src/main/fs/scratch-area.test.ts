@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,7 +27,6 @@ async function scratchFilesIn(folder: string): Promise<string[]> {
 describe('the scratch area', () => {
   let project: TempProject;
   let cache: string;
-  const saved = { TMPDIR: process.env.TMPDIR };
 
   beforeEach(async () => {
     project = await createTempProject({ 'src/app.ts': 'one\n', 'README.md': 'read me\n' });
@@ -35,8 +34,6 @@ describe('the scratch area', () => {
   });
 
   afterEach(async () => {
-    process.env.TMPDIR = saved.TMPDIR;
-    if (saved.TMPDIR === undefined) delete process.env.TMPDIR;
     await project.remove();
     await rm(cache, { recursive: true, force: true });
   });
@@ -85,32 +82,35 @@ describe('the scratch area', () => {
     const inCache: string[] = [];
     const writer = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: cache, atStep: async () => void inCache.push(...(await scratchFilesIn(cache))) });
     expect(await writer.replace('src/app.ts', Buffer.from('one\n'), Buffer.from('two\n'), 0o644)).toEqual({ status: 'written' });
+    // Private to the user.
+    const [area] = await readdir(cache);
+    expect(statSync(join(cache, area!)).mode & 0o077).toBe(0);
     await writer.dispose();
     expect(inCache.length).toBeGreaterThan(0);
     expect(await readdir(project.path('src'))).toEqual(['app.ts']);
     expect(await readdir(project.root)).toEqual(['README.md', 'src']);
-    // Private to the user.
-    const [area] = await readdir(cache);
-    expect(statSync(join(cache, area!)).mode & 0o077).toBe(0);
+    expect(await readdir(cache)).toEqual([]);
   });
 
   it.runIf(OTHER_DEVICE !== null)('falls back to the user’s private temp folder when the cache is on another device, and refuses one others may write', async () => {
     const otherDevice = await mkdtemp(join(OTHER_DEVICE!, 'flint-cache-'));
-    const temp = await mkdtemp(join(tmpdir(), 'flint-tmpdir-'));
+    const temp = await mkdtemp(join(tmpdir(), 'flint-tempfolder-'));
     try {
-      process.env.TMPDIR = temp;
       const inTemp: string[] = [];
-      const writer = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: otherDevice, atStep: async () => void inTemp.push(...(await scratchFilesIn(temp))) });
+      const writer = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: otherDevice, tempFolder: temp, atStep: async () => void inTemp.push(...(await scratchFilesIn(temp))) });
       expect(await writer.replace('src/app.ts', Buffer.from('one\n'), Buffer.from('two\n'), 0o644)).toEqual({ status: 'written' });
-      await writer.dispose();
       expect(inTemp.length).toBeGreaterThan(0);
       expect(await scratchFilesIn(otherDevice)).toEqual([]);
+      // Its folders go when the writer closes: nothing of Flint's stays behind.
+      const own = join(temp, (await readdir(temp))[0]!);
+      expect((await readdir(own)).length).toBe(1);
+      await writer.dispose();
+      expect(await readdir(own)).toEqual([]);
 
       // A temp folder of that name that anyone may write into (another user could plant links there) is not used.
-      const shared = join(temp, (await readdir(temp))[0]!);
-      await chmod(shared, 0o777);
+      await chmod(own, 0o777);
       const inProject: string[] = [];
-      const next = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: otherDevice, atStep: async () => void inProject.push(...(await scratchFilesIn(join(project.root, FALLBACK_FOLDER)))) });
+      const next = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: otherDevice, tempFolder: temp, atStep: async () => void inProject.push(...(await scratchFilesIn(join(project.root, FALLBACK_FOLDER)))) });
       expect(await next.replace('src/app.ts', Buffer.from('two\n'), Buffer.from('three\n'), 0o644)).toEqual({ status: 'written' });
       await next.dispose();
       expect(inProject.length).toBeGreaterThan(0);
@@ -128,13 +128,54 @@ describe('the scratch area', () => {
       git(root, 'init', '-q');
       // The repository's own git folder is on the project's device: make it unusable as a folder (a file named .git/flint).
       await writeFile(join(root, '.git', 'flint'), 'not a folder');
-      const writer = new ProjectFileWriter(root, { quietMs: 0, cacheFolder: cache });
+      const writer = new ProjectFileWriter(root, { quietMs: 0, cacheFolder: cache, tempFolder: cache });
       expect(await writer.replace('src/app.ts', Buffer.from('one\n'), Buffer.from('two\n'), 0o644)).toEqual({ status: 'written' });
       await writer.dispose();
       expect(await readFile(join(root, FALLBACK_FOLDER, '.gitignore'), 'utf8')).toContain('\n*\n');
       expect(git(root, 'status', '--porcelain', '--untracked-files=all')).toBe('?? src/app.ts\n');
     } finally {
       await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('never uses a candidate folder in sight inside the project (a home folder opened as one), only one below a hidden folder', async () => {
+    const visible = project.path('Flint-cache');
+    const writer = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: visible, tempFolder: project.path('tmp') });
+    expect(await writer.replace('src/app.ts', Buffer.from('one\n'), Buffer.from('two\n'), 0o644)).toEqual({ status: 'written' });
+    await writer.dispose();
+    expect(existsSync(visible)).toBe(false);
+    expect(existsSync(project.path('tmp'))).toBe(false);
+    const hidden: string[] = [];
+    const below = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: project.path('.cache/Flint/scratch'), atStep: async () => void hidden.push(...(await scratchFilesIn(project.path('.cache')))) });
+    expect(await below.replace('src/app.ts', Buffer.from('two\n'), Buffer.from('three\n'), 0o644)).toEqual({ status: 'written' });
+    await below.dispose();
+    expect(hidden.length).toBeGreaterThan(0);
+  });
+
+  it('chooses its folder again when the one it used was removed meanwhile (a cleared cache)', async () => {
+    const writer = new ProjectFileWriter(project.root, { quietMs: 0, cacheFolder: cache });
+    expect(await writer.replace('src/app.ts', Buffer.from('one\n'), Buffer.from('two\n'), 0o644)).toEqual({ status: 'written' });
+    await writer.dispose();
+    await rm(cache, { recursive: true, force: true });
+    expect(await writer.replace('src/app.ts', Buffer.from('two\n'), Buffer.from('three\n'), 0o644)).toEqual({ status: 'written' });
+    await writer.dispose();
+    expect(await readFile(project.path('src/app.ts'), 'utf8')).toBe('three\n');
+  });
+
+  it.runIf(OTHER_DEVICE !== null)('never follows a .flint-scratch link a cloned repository ships: the write is refused and nothing is written through it', async () => {
+    const root = await realpath(await mkdtemp(join(OTHER_DEVICE!, 'flint-project-')));
+    const elsewhere = await realpath(await mkdtemp(join(OTHER_DEVICE!, 'flint-elsewhere-')));
+    try {
+      await mkdir(join(root, 'src'));
+      await writeFile(join(root, 'src', 'app.ts'), 'one\n');
+      await symlink(elsewhere, join(root, FALLBACK_FOLDER));
+      const writer = new ProjectFileWriter(root, { quietMs: 0, cacheFolder: cache, tempFolder: cache });
+      await expect(writer.replace('src/app.ts', Buffer.from('one\n'), Buffer.from('two\n'), 0o644)).rejects.toThrow(/no folder for its scratch files/);
+      expect(await readFile(join(root, 'src', 'app.ts'), 'utf8')).toBe('one\n');
+      expect(await readdir(elsewhere)).toEqual([]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+      await rm(elsewhere, { recursive: true, force: true });
     }
   });
 });

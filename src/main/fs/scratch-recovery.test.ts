@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,9 @@ import { isScratchName } from './captured-file';
 import { ProjectFolder } from './project-folder';
 import { ScratchArea } from './scratch-area';
 import { recoverScratchFiles } from './scratch-recovery';
+
+/** A folder on another device than the temp folder (tmpfs), where this machine has one. */
+const OTHER_DEVICE = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev ? '/dev/shm' : null;
 
 const tsx = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
@@ -80,9 +84,11 @@ describe('recoverScratchFiles', () => {
     expect(known).toEqual({ restored: [], kept: [] });
     expect(await scratchOfSrc()).toEqual([]);
 
-    const mirror = await area.mirror('src', await ProjectFolder.open(project.root, 'src', { create: false }));
+    const src = await ProjectFolder.open(project.root, 'src', { create: false });
+    const mirror = await area.mirror('src', src);
     await writeFile(mirror.entry('.app.ts.flint-0123456789ab.aside'), 'bytes no journal knows\n');
     await mirror.close();
+    await src.close();
     const unknown = await recoverScratchFiles(area, ['src'], () => false);
     expect(unknown.kept).toHaveLength(1);
     expect(await readFile(project.path(unknown.kept[0]!), 'utf8')).toBe('bytes no journal knows\n');
@@ -102,5 +108,21 @@ describe('recoverScratchFiles', () => {
     expect(report).toEqual({ restored: [], kept: [] });
     expect(await readdir(project.path('src'))).toEqual([]);
     expect(await scratchOfSrc()).toEqual([]);
+  });
+
+  it.runIf(OTHER_DEVICE !== null)('finds a file a crash left in the hidden .flint-scratch of a group-writable project', async () => {
+    const root = await realpath(await mkdtemp(join(OTHER_DEVICE!, 'flint-project-')));
+    try {
+      await chmod(root, 0o775);
+      await mkdir(join(root, 'src'));
+      await mkdir(join(root, '.flint-scratch', 'src'), { recursive: true, mode: 0o700 });
+      await writeFile(join(root, '.flint-scratch', 'src', '.app.ts.flint-0123456789ab.aside'), 'original\n');
+      const onDisk = ScratchArea.for(root, { cacheFolder: cache, tempFolder: cache });
+      const report = await recoverScratchFiles(onDisk, ['src'], () => false);
+      expect(report.restored).toEqual(['src/app.ts']);
+      expect(await readFile(join(root, 'src', 'app.ts'), 'utf8')).toBe('original\n');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

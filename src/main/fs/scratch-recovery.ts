@@ -39,8 +39,10 @@ export async function recoverScratchFiles(area: ScratchArea, folders: Iterable<s
     } catch {
       continue; // Gone, or no longer a folder inside the project: nothing of Flint's to recover there.
     }
-    const mirrors = await area.existingMirrors(relativeFolder);
+    let mirrors: ProjectFolder[] = [];
     try {
+      // An area that cannot be read is left alone: the folder itself (an older Flint's scratch files) is still settled.
+      mirrors = await area.existingMirrors(relativeFolder).catch(() => []);
       for (const scratch of [...mirrors, folder]) await recoverIn(folder, scratch, isKnown, report);
     } finally {
       for (const mirror of mirrors) await mirror.close();

@@ -144,9 +144,9 @@ export class InferenceService implements Disposable {
     await this.keys.forgetIfMoved(before, after).catch((error: unknown) => this.options.logger.warn('could not remove a moved provider’s key', error));
   }
 
-  /** The user lets the provider's withheld key go to its origin (see ProviderKeys.allow). */
-  async allowKey(providerId: string, reason: KeyWithheldReason): Promise<ProvidersState> {
-    await this.keys.allow(this.requireProvider(providerId), reason);
+  /** The user lets the provider's withheld key go to `origin`, its origin (see ProviderKeys.allow). */
+  async allowKey(providerId: string, reason: KeyWithheldReason, origin: string): Promise<ProvidersState> {
+    await this.keys.allow(this.requireProvider(providerId), reason, origin);
     await this.afterChange(providerId);
     return this.listProviders();
   }

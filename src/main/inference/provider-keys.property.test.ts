@@ -15,12 +15,18 @@ import { seededRandom } from '../../../test/helpers/seeded-random';
 import { baseSeed, trialCount } from '../../../test/helpers/soak';
 import type { ProviderDraft } from '../../shared/inference-types';
 import { BUILT_IN_PROVIDERS } from './provider-catalog';
-import { isLoopbackOrigin, originOf } from './provider-origin';
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const URLS = ['https://api.openai.com/v1', 'https://api.cerebras.ai/v1', 'https://proxy-a.example/v1', 'http://gpu-box.lan:8000/v1', 'http://127.0.0.1:8787/v1', 'http://attacker.example/v1'];
+/** FLINT_BASE_URL is not checked against the schema a provider in Settings is: a plain WebSocket too. */
+const ENVIRONMENT_URLS = [...URLS, 'ws://gpu-box.lan:8000/v1', 'wss://proxy-a.example/v1'];
+
+/** The oracle's own reading of an address, independent of the code under test. */
+const origin = (url: string): string => new URL(url).origin;
+/** Unencrypted to another machine (the loopback names these tests and the local presets use are the only exceptions). */
+const crossesNetworkInClear = (at: string): boolean => /^(?:http|ws):/.test(at) && !['127.0.0.1', 'localhost'].includes(new URL(at).hostname);
 const VARIABLES = ['OPENAI_API_KEY', 'CEREBRAS_API_KEY', 'CUSTOM_API_KEY', 'FLINT_API_KEY'];
 const LABELS = ['My proxy', 'My proxy', 'Other'];
 
@@ -40,18 +46,24 @@ class KeyOracle {
     return key;
   }
 
-  consent(reason: 'other-origin' | 'cleartext', origin: string, variable: string | undefined): void {
-    if (reason === 'cleartext') this.cleartextConsents.add(origin);
-    else if (variable) this.variableConsents.set(variable, new Set([...(this.variableConsents.get(variable) ?? []), origin]));
+  consent(reason: 'other-origin' | 'cleartext', at: string, variable: string | undefined): void {
+    if (reason === 'cleartext') this.cleartextConsents.add(at);
+    else if (variable) this.variableConsents.set(variable, new Set([...(this.variableConsents.get(variable) ?? []), at]));
+  }
+
+  /** settings.json was damaged and set aside: what the user allowed went with it. */
+  forgetConsents(): void {
+    this.variableConsents.clear();
+    this.cleartextConsents.clear();
   }
 
   /** Why sending `key` to `origin` breaks the promise, or null when it may go there. */
-  problem(origin: string, key: string): string | null {
+  problem(at: string, key: string): string | null {
     const allowed = this.allowedOrigins.get(key);
     if (!allowed) return `${key} is no key the user gave`;
     const variable = this.variableOf.get(key);
-    if (!allowed.has(origin) && !(variable && this.variableConsents.get(variable)?.has(origin))) return `${key} went to ${origin}, not where it was given`;
-    if (origin.startsWith('http:') && !isLoopbackOrigin(origin) && !this.cleartextConsents.has(origin)) return `${key} went unencrypted to ${origin} without consent`;
+    if (!allowed.has(at) && !(variable && this.variableConsents.get(variable)?.has(at))) return `${key} went to ${at}, not where it was given`;
+    if (crossesNetworkInClear(at) && !this.cleartextConsents.has(at)) return `${key} went unencrypted to ${at} without consent`;
     return null;
   }
 }
@@ -60,13 +72,13 @@ class KeyOracle {
 function environment(random: Random, oracle: KeyOracle): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   if (random() < 0.6) {
-    const baseUrl = pick(random, URLS);
+    const baseUrl = pick(random, ENVIRONMENT_URLS);
     env.FLINT_BASE_URL = baseUrl;
     env.FLINT_PROVIDER = pick(random, ['openai-responses', 'openai-chat']);
-    if (random() < 0.7) env.FLINT_API_KEY = oracle.key([originOf(baseUrl)], 'FLINT_API_KEY');
+    if (random() < 0.7) env.FLINT_API_KEY = oracle.key([origin(baseUrl)], 'FLINT_API_KEY');
   }
   for (const variable of ['OPENAI_API_KEY', 'CEREBRAS_API_KEY', 'CUSTOM_API_KEY']) {
-    if (random() < 0.5) env[variable] = oracle.key(BUILT_IN_PROVIDERS.filter((preset) => preset.keyVariable === variable).map((preset) => originOf(preset.baseUrl)), variable);
+    if (random() < 0.5) env[variable] = oracle.key(BUILT_IN_PROVIDERS.filter((preset) => preset.keyVariable === variable).map((preset) => origin(preset.baseUrl)), variable);
   }
   return env;
 }
@@ -83,25 +95,26 @@ async function step(random: Random, wire: KeyWire, oracle: KeyOracle, env: { cur
     await wire.run(env.current);
   } else if (roll < 0.12) {
     await wire.damageSettings();
+    oracle.forgetConsents();
     await wire.run(env.current);
   } else if (roll < 0.22) {
     const keyVariable = random() < 0.6 ? pick(random, VARIABLES) : undefined;
     await inference.saveProvider(null, { kind: 'openai-chat', label: pick(random, LABELS), baseUrl: pick(random, URLS), model: 'm', ...(keyVariable ? { keyVariable } : {}) });
   } else if (roll < 0.34) {
     const target = pick(random, editable);
-    const { id, keySource, keyFromVariable, keyOrigin, keyWithheld, origin, ...base } = target;
-    void [keySource, keyFromVariable, keyOrigin, keyWithheld, origin];
+    const { id, keySource, keyFromVariable, keyOrigin, keyWithheld, origin: providerOrigin, ...base } = target;
+    void [keySource, keyFromVariable, keyOrigin, keyWithheld, providerOrigin];
     await inference.saveProvider(id, draft(base));
   } else if (roll < 0.4) {
     await inference.removeProvider(pick(random, editable).id).catch(() => undefined);
   } else if (roll < 0.52) {
-    await inference.setKey(provider.id, oracle.key([provider.keyOrigin]));
+    await inference.setKey(provider.id, oracle.key([origin(provider.baseUrl)]));
   } else if (roll < 0.57) {
     await inference.deleteKey(provider.id);
   } else if (roll < 0.65) {
     const reason = provider.keyWithheld?.reason ?? pick(random, ['other-origin', 'cleartext'] as const);
-    const allowed = await inference.allowKey(provider.id, reason).then(() => true, () => false);
-    if (allowed) oracle.consent(reason, provider.keyOrigin, provider.keyFromVariable);
+    const allowed = await inference.allowKey(provider.id, reason, provider.keyOrigin).then(() => true, () => false);
+    if (allowed) oracle.consent(reason, origin(provider.baseUrl), provider.keyFromVariable);
   } else if (roll < 0.8) {
     await inference.listModels(provider.id, { refresh: true });
   } else if (roll < 0.9) {

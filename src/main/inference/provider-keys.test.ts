@@ -29,7 +29,7 @@ describe('provider keys', () => {
     expect(view).toMatchObject({ keySource: 'environment', keyFromVariable: 'FLINT_API_KEY', keyOrigin: 'http://gpu-box.lan:8000', keyWithheld: { reason: 'cleartext' } });
     expect(keysSentTo('http://gpu-box.lan:8000')).toEqual([null]);
     // The user says yes to the unencrypted address: FLINT_API_KEY, never the OpenAI key.
-    await gpu.allowKey('environment', 'cleartext');
+    await gpu.allowKey('environment', 'cleartext', 'http://gpu-box.lan:8000');
     await gpu.listModels('environment', { refresh: true });
     expect(keysSentTo('http://gpu-box.lan:8000')).toEqual([null, 'sk-meant-for-gpu-box']);
     // Remembered for that origin: the next run needs no second yes.
@@ -54,15 +54,26 @@ describe('provider keys', () => {
     const proxy = (await inference.listProviders()).providers.find((provider) => provider.id === 'openai')!;
     expect(proxy.keyWithheld).toEqual({ reason: 'other-origin', message: 'OPENAI_API_KEY is set, but it is the key for https://api.openai.com: it is not sent to http://proxy.example:8080 unless you allow it in Settings.' });
     // Allowing the origin is one yes; plain http to another machine is a second.
-    await inference.allowKey('openai', 'other-origin');
+    await inference.allowKey('openai', 'other-origin', 'http://proxy.example:8080');
     expect((await inference.listProviders()).providers.find((provider) => provider.id === 'openai')!.keyWithheld).toMatchObject({ reason: 'cleartext' });
-    await expect(inference.allowKey('openai', 'other-origin')).rejects.toMatchObject({ code: 'invalid-state' });
-    await inference.allowKey('openai', 'cleartext');
+    await expect(inference.allowKey('openai', 'other-origin', 'http://proxy.example:8080')).rejects.toMatchObject({ code: 'invalid-state' });
+    await inference.allowKey('openai', 'cleartext', 'http://proxy.example:8080');
     await inference.listModels('openai', { refresh: true });
     expect(keysSentTo('http://proxy.example:8080')).toEqual([null, 'sk-openai-env']);
     // The custom provider at another origin still gets nothing.
     await inference.listModels('attacker', { refresh: true });
     expect(keysSentTo('http://attacker.example')).toEqual([null]);
+  });
+
+  it('records a yes only for the address the user was shown: a provider moved since is refused and nothing is allowed', async () => {
+    wire = await createKeyWire();
+    const inference = await wire.run({ OPENAI_API_KEY: 'sk-openai-env' });
+    await inference.saveProvider(null, { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-a.example/v1', model: 'm', keyVariable: 'OPENAI_API_KEY' });
+    // Settings showed proxy-a; meanwhile (another tab, settings.json) the provider moved to proxy-b.
+    await inference.saveProvider('proxy', { kind: 'openai-chat', label: 'Proxy', baseUrl: 'https://proxy-b.example/v1', model: 'm', keyVariable: 'OPENAI_API_KEY' });
+    await expect(inference.allowKey('proxy', 'other-origin', 'https://proxy-a.example')).rejects.toMatchObject({ code: 'invalid-state', message: 'Proxy is no longer at https://proxy-a.example; nothing was allowed.' });
+    await inference.listModels('proxy');
+    expect(keysSentTo('https://proxy-b.example')).toEqual([null]);
   });
 
   it('never gives a key to a same-named provider elsewhere after the settings were damaged and reset', async () => {
@@ -115,7 +126,7 @@ describe('provider keys', () => {
     await wire.secrets.set('my-proxy', 'sk-legacy-proxy');
     const inference = await wire.run({ FLINT_PROVIDER: 'openai-chat', FLINT_BASE_URL: 'http://gpu-box.lan:8000/v1' });
     await inference.saveProvider(null, { kind: 'openai-chat', label: 'My proxy', baseUrl: 'https://someone-else.example/v1', model: 'm' });
-    await inference.allowKey('environment', 'cleartext').catch(() => undefined);
+    await inference.allowKey('environment', 'cleartext', 'http://gpu-box.lan:8000').catch(() => undefined);
     for (const id of ['openai', 'environment', 'my-proxy']) await inference.listModels(id);
     expect(keysSentTo('https://api.openai.com')).toEqual(['sk-legacy-openai']);
     expect(keysSentTo('http://gpu-box.lan:8000')).toEqual([null]);

@@ -19,7 +19,7 @@ import { FlintFailure } from '../../shared/result';
 import type { CredentialService } from '../credentials/credential-service';
 import type { SettingsStore } from '../settings/settings-store';
 import { BUILT_IN_PROVIDERS, ENVIRONMENT_PROVIDER_ID } from './provider-catalog';
-import { isLoopbackOrigin, originOf } from './provider-origin';
+import { isLoopbackOrigin, isUnencrypted, originOf } from './provider-origin';
 
 /** The key a request to `origin` may carry (null: none), and where it is from. */
 export interface ResolvedKey {
@@ -76,12 +76,14 @@ export class ProviderKeys {
   }
 
   /**
-   * The user confirms what `withheld` said: the variable's key may go to the provider's
-   * origin (`other-origin`), or any key may go there unencrypted (`cleartext`). Refused when
-   * the provider's key is not withheld for that reason now (a stale button).
+   * The user confirms what `withheld` said about `origin`: the variable's key may go there
+   * (`other-origin`), or any key may go there unencrypted (`cleartext`). Refused when the
+   * provider is not at `origin` now, or its key is not withheld for that reason (a stale
+   * button): a yes is never recorded for an address the user was not shown.
    */
-  async allow(provider: ProviderConfig, reason: KeyWithheld['reason']): Promise<void> {
+  async allow(provider: ProviderConfig, reason: KeyWithheld['reason'], origin: string): Promise<void> {
     const resolved = await this.resolve(provider);
+    if (resolved.origin !== origin) throw new FlintFailure('invalid-state', `${provider.label} is no longer at ${origin}; nothing was allowed.`);
     if (resolved.withheld?.reason !== reason) throw new FlintFailure('invalid-state', `${provider.label}'s key is not held back for that reason (any more).`);
     const consents = this.options.settings.value.originConsents;
     if (reason === 'cleartext') {
@@ -122,9 +124,9 @@ export class ProviderKeys {
     if (candidate.source === 'environment' && variable && !this.boundOrigins(variable).includes(origin) && !(consents.variables[variable] ?? []).includes(origin)) {
       return { reason: 'other-origin', message: this.otherOriginMessage(variable, origin) };
     }
-    if (origin.startsWith('http:') && !isLoopbackOrigin(origin) && !consents.cleartext.includes(origin)) {
-      const host = new URL(origin).host;
-      return { reason: 'cleartext', message: `${provider.label} is at ${origin}, which is not encrypted (http): the key is not sent to ${host} unless you allow it in Settings.` };
+    if (isUnencrypted(origin) && !isLoopbackOrigin(origin) && !consents.cleartext.includes(origin)) {
+      const { host, protocol } = new URL(origin);
+      return { reason: 'cleartext', message: `${provider.label} is at ${origin}, which is not encrypted (${protocol.slice(0, -1)}): the key is not sent to ${host} unless you allow it in Settings.` };
     }
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALWAYS_HIDDEN_NAMES, IgnoreRules } from './ignore-rules';
+import { ALWAYS_HIDDEN_NAMES } from '../../shared/paths';
+import { IgnoreRules } from './ignore-rules';
 
 describe('IgnoreRules', () => {
   it('hides .git and node_modules with no rules at all', () => {

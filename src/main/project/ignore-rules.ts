@@ -6,18 +6,8 @@
  * one, and nothing inside an excluded folder can be re-included.
  */
 import ignore, { type Ignore } from 'ignore';
-import { baseName, parentPath } from '../../shared/paths';
+import { ALWAYS_HIDDEN_NAMES, baseName, parentPath } from '../../shared/paths';
 import { isScratchName } from '../fs/captured-file';
-import { FALLBACK_FOLDER } from '../fs/scratch-area';
-
-/**
- * Folder names hidden wherever they appear, whatever the .gitignore files say: git's folder,
- * installed packages, `.cache` (the XDG cache folder, and what build tools and linters name
- * theirs: only programs write there, all the time, and a write there is never the user's
- * save), Flint's own scratch folder (where a project has no better place for it) and, by
- * `isScratchName`, scratch files an older Flint left beside a file.
- */
-export const ALWAYS_HIDDEN_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules', '.cache', FALLBACK_FOLDER]);
 
 export class IgnoreRules {
   /** Folder ('' for the root) → its matchers, lowest precedence first. */

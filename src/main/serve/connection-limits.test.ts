@@ -179,6 +179,39 @@ describe('the serve shell under a flood of unauthenticated connections', () => {
     expect(await received).toBe('');
   });
 
+  it('answers a request head that arrived while main was busy past the deadline (a late timer does not win over it)', async () => {
+    const port = await start({ headerDeadlineMs: 50 });
+    const connection = createConnection(port, '127.0.0.1');
+    const received = collect(connection);
+    await new Promise<void>((resolve) => connection.once('connect', () => resolve()));
+    await new Promise<void>((resolve) => connection.write(`GET /flint-instance HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, () => resolve()));
+    // Main stalls (a long task) with the head already in the socket: the deadline is long past when it wakes.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    expect((await received).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('makes room by dropping the oldest connection that owes a request head, never one being answered', async () => {
+    await renderer.write({ 'big.js': Buffer.alloc(32 * 1024 * 1024, 'x') });
+    const port = await start({ unauthenticated: 3, headerDeadlineMs: NEVER });
+    // A page asset being sent to a client that is slow to read it: its response is still going.
+    const answering = createConnection(port, '127.0.0.1');
+    let bytes = 0;
+    const started = new Promise<void>((resolve) => answering.once('data', () => resolve()));
+    answering.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const answered = new Promise<number>((resolve) => answering.once('close', () => resolve(bytes)));
+    await new Promise<void>((resolve) => answering.once('connect', () => resolve()));
+    answering.write(`GET /big.js HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    // The server is sending the asset; the client stops reading, so the response cannot end.
+    await started;
+    answering.pause();
+    const [first, second] = await flood(port, 2);
+    await flood(port, 1);
+    expect(await first!.closed).toBe('');
+    answering.resume();
+    expect(await answered).toBeGreaterThan(32 * 1024 * 1024);
+    expect(await second!.finish()).toBe('HTTP/1.1 200 OK');
+  });
+
   it('gives a kept-alive connection a new deadline after each response, so it cannot trickle the next head', async () => {
     const port = await start({ headerDeadlineMs: 100 });
     const connection = createConnection(port, '127.0.0.1');

@@ -84,10 +84,12 @@ export function limitConnections(server: Server, limits: LimitSettings = DEFAULT
 
   server.on('connection', (connection: Duplex) => {
     if (unauthenticated.size >= limits.unauthenticated) {
-      const [oldest] = unauthenticated.keys();
-      if (oldest) {
-        forget(oldest);
-        oldest.destroy();
+      // The oldest that owes a request head goes first; one being answered (the page's own
+      // assets) only when every slot is being answered.
+      const victim = [...unauthenticated].find(([, deadline]) => !deadline.isAnswering)?.[0] ?? unauthenticated.keys().next().value;
+      if (victim) {
+        forget(victim);
+        victim.destroy();
       }
     }
     unauthenticated.set(connection, startHeaderDeadline(connection, limits.headerDeadlineMs));
@@ -115,6 +117,8 @@ export function limitConnections(server: Server, limits: LimitSettings = DEFAULT
 
 /** One unauthenticated connection's deadline for its next request head. */
 interface HeaderDeadline {
+  /** A request of it is being answered (no head is owed now). */
+  readonly isAnswering: boolean;
   /** A whole request head arrived: no deadline until its response has ended. */
   requestArrived(response: ServerResponse): void;
   /** The connection closed or authenticated: no deadline ever again. */
@@ -127,16 +131,30 @@ function startHeaderDeadline(connection: Duplex, ms: number): HeaderDeadline {
   let cancelled = false;
   // Requests whose response has not ended (pipelined requests can overlap).
   let pending = 0;
+  // Which deadline is running: a late check of an earlier one never closes the connection.
+  let generation = 0;
   const arm = (): void => {
     if (cancelled) return;
-    // Destroyed without a 408: nothing is owed to a client that sent no request.
-    timer = setTimeout(() => connection.destroy(), ms);
+    const armed = (generation += 1);
+    timer = setTimeout(() => {
+      // A timer can fire late, after a long task on main, ahead of the socket reads that
+      // piled up meanwhile: a head already received gets its turn first (its 'request'
+      // clears this), then one that truly never came is destroyed, without a 408: nothing is
+      // owed to a client that sent no request.
+      setImmediate(() => {
+        if (!cancelled && pending === 0 && generation === armed) connection.destroy();
+      });
+    }, ms);
     timer.unref();
   };
   arm();
   return {
+    get isAnswering() {
+      return pending > 0;
+    },
     requestArrived: (response) => {
       pending++;
+      generation += 1;
       clearTimeout(timer);
       response.once('close', () => {
         pending--;

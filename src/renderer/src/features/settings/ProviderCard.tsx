@@ -163,7 +163,7 @@ function WithheldKey({ provider, withheld, handle }: { provider: ProviderView; w
   const label = withheld.reason === 'cleartext' ? `Send the key unencrypted to ${host}` : `Send ${provider.keyFromVariable ?? 'the key'} to ${host}`;
   const allow = async (): Promise<void> => {
     setSending(true);
-    await handle.allowKey(provider.id, withheld.reason);
+    await handle.allowKey(provider.id, withheld.reason, provider.keyOrigin);
     setSending(false);
   };
   return (

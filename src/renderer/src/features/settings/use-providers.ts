@@ -13,7 +13,7 @@ export interface ProvidersHandle {
   saveKey(providerId: string, key: string): Promise<boolean>;
   removeKey(providerId: string): Promise<void>;
   /** Lets a held-back key go to the provider's address, for the reason it was held back. */
-  allowKey(providerId: string, reason: KeyWithheldReason): Promise<void>;
+  allowKey(providerId: string, reason: KeyWithheldReason, origin: string): Promise<void>;
   activate(providerId: string): Promise<void>;
   test(providerId: string): Promise<void>;
   /** Adds (no id) or edits a provider; resolves to main's refusal in words, or null when saved. */
@@ -55,7 +55,7 @@ export function useProviders(): ProvidersHandle {
     error,
     saveKey: async (providerId, key) => apply(await flint.setApiKey({ providerId, key })),
     removeKey: async (providerId) => void apply(await flint.deleteApiKey({ providerId })),
-    allowKey: async (providerId, reason) => void apply(await flint.allowProviderKey({ providerId, reason })),
+    allowKey: async (providerId, reason, origin) => void apply(await flint.allowProviderKey({ providerId, reason, origin })),
     activate: async (providerId) => void apply(await flint.setActiveProvider({ providerId })),
     test: async (providerId) => {
       setTests((current) => ({ ...current, [providerId]: 'testing' }));
