@@ -143,7 +143,8 @@ describe('AnswerService conversations, on the simulator and a real project', () 
   it('keeps conversations and their hunks across a restart, planned again on the files as they are then', async () => {
     await setUp();
     const { sessionId } = await run.answers.ask({ prompt: 'change both', depth: 'fast' });
-    await waitFor(() => run.answers.conversation(sessionId).summary().pending === 2, 'both hunks');
+    // The answer's end, not only its hunks: its stream ends after its last hunk, and stopping before that stops the turn.
+    await waitFor(() => run.answers.conversation(sessionId).turn(1).status === 'complete' && run.answers.conversation(sessionId).summary().pending === 2, 'the answer and both hunks');
     run.answers.conversation(sessionId).hunks.reject('1.1');
     await run.stop();
     // While Flint is closed, the user edits the first function's line.
