@@ -60,6 +60,9 @@ describe('opening the home folder', () => {
     await warning().getByRole('button', { name: 'Open anyway' }).click();
     await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'Documents', exact: true }).waitFor();
     expect(await warning().count()).toBe(0);
+    // The watcher starts once the tree is shown: a new file in the tree proves it is watching.
+    await writeFile(join(home, 'watched.txt'), 'new\n');
+    await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'watched.txt', exact: true }).waitFor({ timeout: 20_000 });
     await writeFile(join(home, 'code', 'file1.txt'), 'saved\n');
     await eventually(() => page.getByLabel('Current file').innerText(), (text) => text === 'code/file1.txt', 'the save seen by the watcher');
   });
