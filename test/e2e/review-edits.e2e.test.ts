@@ -175,9 +175,13 @@ describe('editing hunks in the file view', () => {
   it('a file without a final newline: an edited hunk at its end writes no newline the file did not have', async () => {
     await openFile('noeol.txt');
     await ask('case-noeol please', [1]);
-    // File line numbers: the last line is 3, the added lines have none.
-    const gutter = await page.locator('.file-view-editor .cm-lineNumbers .cm-gutterElement:not([style*="hidden"])').allTextContents();
-    expect(gutter.filter((label) => /^\d/.test(label)).map((label) => label.trim())).toEqual(['1', '2', '3 −']);
+    // File line numbers: the last line is 3, the added lines have none. The card can show
+    // before the file view has drawn the hunk (the gutter is redrawn a frame later): wait for it.
+    const numbers = async (): Promise<string[]> =>
+      (await page.locator('.file-view-editor .cm-lineNumbers .cm-gutterElement:not([style*="hidden"])').allTextContents())
+        .filter((label) => /^\d/.test(label))
+        .map((label) => label.trim());
+    expect(await eventually(numbers, (labels) => labels.includes('3 −'), 'the hunk drawn in the gutter')).toEqual(['1', '2', '3 −']);
     await typeAtEndOf('delta', '!');
     await header(1).locator('.cm-flint-accept').click();
     await eventually(() => stateOf(1), (state) => state?.startsWith('Accepted') ?? false, 'hunk 1 accepted');
