@@ -15,6 +15,18 @@ import { startXDesktop, type XDesktop } from '../helpers/x-desktop';
 
 const APP = Array.from({ length: 30 }, (_, index) => `export const value${index + 1} = ${index + 1};`);
 
+/** Starts keeping, in `window.__sources`, each distinct text the bar's source line shows (the bar may not be open yet). */
+const RECORD_SOURCES = `(() => {
+  window.__sourceObserver?.disconnect();
+  const sources = (window.__sources = []);
+  const record = () => {
+    const text = (document.querySelector('[aria-label="Where the file came from"]')?.textContent ?? '').replace(/\\s+/g, ' ').trim();
+    if (text !== '' && sources.at(-1) !== text) sources.push(text);
+  };
+  window.__sourceObserver = new MutationObserver(record);
+  window.__sourceObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+
 describe('the file in the focused editor window', () => {
   let desktop: XDesktop;
   let flint: FlintOnSim;
@@ -31,7 +43,7 @@ describe('the file in the focused editor window', () => {
     desktop = await startXDesktop();
     flint = await flintOnSim({
       name: 'focused-editor',
-      files: { 'src/app.ts': `${APP.join('\n')}\n`, 'src/other.ts': 'export const other = 1;\n', 'src/index.ts': 'export {};\n', 'lib/index.ts': 'export {};\n' },
+      files: { 'src/app.ts': `${APP.join('\n')}\n`, 'src/other.ts': 'export const other = 1;\n', 'src/index.ts': 'export {};\n', 'lib/index.ts': 'export {};\n', 'src/util.ts': 'export const util = 1;\n' },
       rules: [{ match: { inputIncludes: 'what do these do' }, answer: { text: 'They export numbers.\n' } }],
       env: { DISPLAY: desktop.display },
     });
@@ -69,6 +81,29 @@ describe('the file in the focused editor window', () => {
     await eventually(async () => flint.sim.requests.at(-1)?.body, (body) => JSON.stringify(body ?? null).includes('what do these do'), 'the question');
     expect(JSON.stringify(flint.sim.requests.at(-1)!.body)).toContain('The user selected lines 12–14 of src/app.ts in their editor.');
     await page.keyboard.press('Escape');
+  });
+
+  it('names the file of the editor the focus just moved to, at the first press after each move, never falling back', async () => {
+    await desktop.select(null);
+    const titles = { first: 'app.ts (~/project/src) - VIM', second: `${join(flint.project, 'src', 'util.ts')} - NVIM` };
+    await desktop.showEditor(titles.first, 'first');
+    await desktop.showEditor(titles.second, 'second');
+    for (const [window, path, editor] of [['first', 'src/app.ts', 'Vim'], ['second', 'src/util.ts', 'Neovim'], ['first', 'src/app.ts', 'Vim']] as const) {
+      await desktop.showEditor(titles[window], window);
+      // Every source line the bar shows from the press on, in order.
+      await page.evaluate(RECORD_SOURCES);
+      pressShortcut();
+      await eventually(source, (text) => text.startsWith(`focused in ${editor}`), `the bar about ${path}, focused in ${editor}`);
+      expect(await scopeTitle()).toMatch(new RegExp(`^Ask about ${path} `));
+      // Never the last saved file instead (a lookup that gave up), never a note about the window.
+      const shown = (await page.evaluate('window.__sources')) as string[];
+      expect(shown.filter((text) => !text.startsWith('focused in'))).toEqual([]);
+      expect(await bar().getByLabel('The focused window').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await eventually(() => bar().count(), (count) => count === 0, 'the bar to close');
+    }
+    expect(flint.serve.stderr()).toContain(`focused window: following it on ${desktop.display} through one X connection`);
+    await desktop.showEditor('● app.ts — project — Visual Studio Code', 'first');
   });
 
   it('never takes the file from a browser window whose page is titled like an editor, and says so', async () => {

@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { activateWindowOf } from './x-windows';
 
 const run = promisify(execFile);
 
@@ -24,16 +25,20 @@ export interface XDesktop {
   display: string;
   env: NodeJS.ProcessEnv;
   /**
-   * Focuses the editor window (an xterm, opened on first use; a browser window open is
-   * closed first) and sets its title to `title`; resolves once X reports it focused with that title.
+   * Focuses an editor window (an xterm, opened on first use; a browser window open is
+   * closed first) and sets its title to `title`; resolves once X reports it focused with that
+   * title. `window` 'second' is another xterm beside the first (focus moving between two editors).
    */
-  showEditor(title: string): Promise<void>;
+  showEditor(title: string, window?: EditorWindow): Promise<void>;
   /** Opens a browser window (Chromium) whose page is titled `title`, focused; resolves once X reports it so. */
   showBrowser(title: string): Promise<void>;
   /** Makes `text` the PRIMARY selection (as selecting it in an app does); null: nothing selected. */
   select(text: string | null): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Which of the desktop's two editor windows. */
+export type EditorWindow = 'first' | 'second';
 
 export async function startXDesktop(): Promise<XDesktop> {
   const processes: ChildProcess[] = [];
@@ -55,26 +60,30 @@ export async function startXDesktop(): Promise<XDesktop> {
   let browserTitle = '';
   const server = await titleServer(() => browserTitle);
   const folder = await mkdtemp(join(tmpdir(), 'flint-x-desktop-'));
-  const titles = join(folder, 'titles');
-  await run('mkfifo', [titles]);
-  let editor: ChildProcess | null = null;
+  const editors = new Map<EditorWindow, { terminal: ChildProcess; titles: string }>();
   let browser: ChildProcess | null = null;
   let selectionOwner: ChildProcess | null = null;
 
   return {
     display,
     env,
-    async showEditor(next) {
+    async showEditor(next, window = 'first') {
       if (browser) {
         // Closed, so the window manager gives the focus back to the editor.
         await stop(browser);
         browser = null;
       }
+      let editor = editors.get(window);
       if (!editor) {
-        editor = startTerminal(env, titles);
-        processes.push(editor);
+        const titles = join(folder, `titles-${window}`);
+        await run('mkfifo', [titles]);
+        editor = { terminal: startTerminal(env, titles), titles };
+        editors.set(window, editor);
+        processes.push(editor.terminal);
       }
-      await sendTitle(titles, next);
+      await sendTitle(editor.titles, next);
+      // The other editor may have the focus: this one is activated, as a click on it in a taskbar does.
+      if (editors.size > 1) await activateWindowOf(display, editor.terminal.pid!);
       await until(() => isFocused(env, 'XTerm', next), `the editor window focused with the title ${JSON.stringify(next)}`, 20_000);
     },
     async showBrowser(next) {

@@ -51,6 +51,10 @@ export class AskService {
     this.options.desktop.begin();
   }
 
+  dispose(): void {
+    this.options.desktop.dispose();
+  }
+
   private prepareShared(focus: AskFocus, request: ScopeRequest): Promise<AskScope> {
     // Shared only while nothing it depends on has changed: the project, the file, the focus, the subject and mentions, the shortcut's lookup.
     const current = this.options.currentFile();

@@ -86,6 +86,11 @@ export class DesktopLookup {
     return Promise.resolve({ kind: 'none' });
   }
 
+  /** Releases the readers (the X connection): the core owns them once a shell hands them over. */
+  dispose(): void {
+    this.readers.dispose?.();
+  }
+
   /** Resolves once the last lookup has updated the current file. */
   settled(): Promise<void> {
     return this.pending;

@@ -2,7 +2,7 @@
  * The shortcut on a real X desktop, through a real core: Xvfb and openbox, an editor window
  * (an xterm titled as VS Code titles its own), a browser window (Chromium), the PRIMARY
  * selection, the project's real files and watcher, and the simulator receiving what would be sent.
- * Nothing of the desktop is faked: the core reads it with get-windows and xclip.
+ * Nothing of the desktop is faked: the core reads it on its own X connection, as the app does.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { useXDesktop } from '../../../test/helpers/x-desktop-hooks';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../test/sim/simulator';
 import { systemDesktopReaders } from '../desktop/desktop-readers';
+import { createMemoryLogger } from '../logger';
 import type { FlintCore } from './flint-core';
 
 const APP = Array.from({ length: 30 }, (_, index) => `export const value${index + 1} = ${index + 1};`);
@@ -29,6 +30,8 @@ describe('the shortcut on a real X desktop', () => {
   let events: EventEnvelope[];
   /** Which windows are Flint's own: none, unless a test says the editor's process is Flint's. */
   let isOwnProcess: (processId: number) => boolean;
+  /** What the desktop readers logged (whether they follow the desktop on their X connection). */
+  let desktopLog: ReturnType<typeof createMemoryLogger>;
   const scope = (focus: 'recent-change' | 'selection' | 'whole-file' = 'recent-change'): Promise<AskScope> => core.handlers.prepareAsk({ focus });
   /** The shortcut: Flint reads the desktop, and the bar (here, its scope) follows. */
   const pressShortcut = async (): Promise<AskScope> => {
@@ -47,11 +50,12 @@ describe('the shortcut on a real X desktop', () => {
     });
     config = await mkdtemp(`${tmpdir()}/flint-desktop-config-`);
     isOwnProcess = () => false;
+    desktopLog = createMemoryLogger();
     sim = await startSimulator({ ttftMs: 1, tokensPerSecond: 5000, script: SimScriptSchema.parse({ defaultAnswer: 'Noted.\n' }) });
     const created = await createTestCore({
       configDirectory: config,
       env: { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-test' },
-      desktop: { ...systemDesktopReaders('linux', process.env), isOwnProcess: (processId) => isOwnProcess(processId) },
+      desktop: { ...systemDesktopReaders('linux', process.env, desktopLog), isOwnProcess: (processId) => isOwnProcess(processId) },
     });
     core = created.core;
     events = [];
@@ -79,6 +83,20 @@ describe('the shortcut on a real X desktop', () => {
     expect(result).toMatchObject({ path: 'src/app.ts', source: 'focused', editor: 'VS Code', other: { path: 'src/other.ts', source: 'saved' }, windowNote: null, blocker: null });
     await core.handlers.switchCurrentFile({});
     expect(await scope()).toMatchObject({ path: 'src/other.ts', source: 'saved', other: { path: 'src/app.ts', source: 'focused', editor: 'VS Code' } });
+  });
+
+  it('names the file of the editor the focus just moved to, at the first press after each move', async () => {
+    // Two terminals (vim in each, say): the focus moves between them, the titles stay.
+    await xDesktop().showEditor('app.ts (~/project/src) - VIM', 'first');
+    await xDesktop().showEditor(`${project.root}/src/index.ts - NVIM`, 'second');
+    for (const [window, path] of [['first', 'src/app.ts'], ['second', 'src/index.ts'], ['first', 'src/app.ts'], ['second', 'src/index.ts']] as const) {
+      await xDesktop().showEditor(window === 'first' ? 'app.ts (~/project/src) - VIM' : `${project.root}/src/index.ts - NVIM`, window);
+      expect(await pressShortcut()).toMatchObject({ path, source: 'focused', windowNote: null });
+    }
+    // Read from the X connection's memory, not with xprop.
+    expect(desktopLog.lines).toEqual([`info: focused window: following it on ${xDesktop().display} through one X connection`]);
+    // The second terminal goes on showing a file; the next test starts in the first.
+    await xDesktop().showEditor('app.ts (~/project/src) - VIM', 'first');
   });
 
   it('refuses to guess a name found in three folders, lists them, and takes the one last saved once there is one', async () => {
@@ -130,6 +148,6 @@ describe('the shortcut on a real X desktop', () => {
     await xDesktop().select('some text from a web page');
     expect(await pressShortcut()).toMatchObject({ path: 'src/app.ts', selection: null, selectionNote: null });
     await xDesktop().select('x'.repeat(10 * 1024 * 1024));
-    expect((await pressShortcut()).selectionNote).toMatch(/^Your selection \(1\.0 MB or more\) is too large to focus on/);
+    expect((await pressShortcut()).selectionNote).toMatch(/^Your selection \(\d+\.\d MB or more\) is too large to focus on/);
   });
 });

@@ -112,10 +112,12 @@ export class FlintCore implements Disposable {
    */
   openAskBar(trigger: AskOpenRequest['trigger']): void {
     const atEpochMs = performance.timeOrigin + performance.now();
-    // First, so the focused window is read before Flint's own window takes the focus (the
-    // shell shows it right after); the bar does not wait for it, its scope does.
-    if (trigger !== 'tray') this.options.ask.lookUpDesktop();
+    // The bar first: the lookup may start child processes (xprop, xclip, get-windows), and
+    // spawning one blocks main for milliseconds the bar's paint would wait for. Still before
+    // Flint's own window takes the focus (the shell shows it once this returns); the bar
+    // does not wait for the lookup, its scope does.
     this.ui.emit('ask:open', { trigger, atEpochMs });
+    if (trigger !== 'tray') this.options.ask.lookUpDesktop();
     void this.options.ask.prepare('recent-change').catch((error: unknown) => this.options.logger.warn('could not prepare the ask bar', error));
   }
 
@@ -147,6 +149,7 @@ export class FlintCore implements Disposable {
     this.options.answers.dispose();
     this.options.workspace.dispose();
     this.options.inference.dispose();
+    this.options.ask.dispose();
     this.store.dispose();
   }
 

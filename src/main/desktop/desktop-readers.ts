@@ -2,8 +2,10 @@
  * What Flint reads of the desktop when the shortcut is pressed, as one bundle the shells
  * hand to the core: the focused window, the selection, and how to tell Flint's own windows.
  */
+import type { Logger } from '../logger';
 import { createFocusedWindowReader, type FocusedWindowReader } from './focused-window';
 import { createXclipSelectionReader, type SelectionReader } from './primary-selection';
+import { X11Desktop } from './x11/x11-desktop';
 
 export interface DesktopReaders {
   focusedWindow?: FocusedWindowReader;
@@ -16,19 +18,25 @@ export interface DesktopReaders {
   isOwnProcess?: (processId: number) => boolean;
   /** For `~/` in titles. */
   home?: string;
+  /** Releases what the readers hold (the X connection); the core calls it when it shuts down. */
+  dispose?: () => void;
 }
 
 /**
- * The readers for this system: the focused window everywhere get-windows reads it; the
- * selection on Linux (X11's PRIMARY, through xclip: a child process, so a huge selection
- * never blocks main). macOS and Windows have no selection to read without the clipboard,
- * which Flint leaves alone.
+ * The readers for this system. On X11, one connection to the X server, opened now, follows
+ * the focused window and its title, so a press reads memory; the selection (PRIMARY) is
+ * read on it too. Without that connection (it failed, or the server went away) and on
+ * Wayland without XWayland, the per-press readers answer: get-windows through xprop, and
+ * xclip. macOS and Windows: get-windows at press time, and no selection to read without
+ * the clipboard, which Flint leaves alone.
  */
-export function systemDesktopReaders(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): DesktopReaders {
-  return {
-    focusedWindow: createFocusedWindowReader({ platform, env }),
-    ...(platform === 'linux' ? { selection: createXclipSelectionReader(env) } : {}),
-    // Flint's windows belong to its main process (Electron's browser process).
-    isOwnProcess: (processId) => processId === process.pid,
-  };
+export function systemDesktopReaders(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, logger?: Logger): DesktopReaders {
+  // Flint's windows belong to its main process (Electron's browser process).
+  const isOwnProcess = (processId: number): boolean => processId === process.pid;
+  const focusedWindow = createFocusedWindowReader({ platform, env });
+  if (platform !== 'linux') return { focusedWindow, isOwnProcess };
+  const selection = createXclipSelectionReader(env);
+  if (!env.DISPLAY) return { focusedWindow, selection, isOwnProcess };
+  const x11 = new X11Desktop({ display: env.DISPLAY, fallback: { focusedWindow, selection }, logger });
+  return { focusedWindow: x11.focusedWindow, selection: x11.selection, isOwnProcess, dispose: () => x11.dispose() };
 }

@@ -1,9 +1,9 @@
 /**
  * The text the user has selected, anywhere on the desktop: X11's PRIMARY selection (what a
- * middle click would paste), read at shortcut time. In Electron the shell reads it with
- * `clipboard.readText('selection')`; elsewhere (the serve shell) with `xclip`. Bounded: a
- * selection larger than MAX_SELECTION_BYTES is not read whole (it cannot be the focus of a
- * question anyway), and a selection owner that does not answer is given up on.
+ * middle click would paste), read at shortcut time: on Flint's X connection
+ * (x11/x-selection.ts), or, while there is none, with `xclip` (here). Bounded: a selection
+ * larger than MAX_SELECTION_BYTES is not read whole (it cannot be the focus of a question
+ * anyway), and a selection owner that does not answer is given up on.
  */
 import { spawn } from 'node:child_process';
 

@@ -84,7 +84,7 @@ class ElectronShell {
       chooseFolder: () => this.chooseFolder(),
       hotkey: this.hotkey,
       // macOS and Windows have no desktop-wide selection: the clipboard, if the user opts in (Settings).
-      desktop: { ...systemDesktopReaders(), ...(process.platform === 'linux' ? {} : { clipboard: () => clipboard.readText() }) },
+      desktop: { ...systemDesktopReaders(process.platform, process.env, this.logger), ...(process.platform === 'linux' ? {} : { clipboard: () => clipboard.readText() }) },
     });
     this.core = core;
     const host = createContractHost(core.handlers, this.logger);
