@@ -161,8 +161,14 @@ export interface TurnView {
   status: TurnStatus;
   /** Why it failed or stopped, in words. */
   message?: string;
-  /** The model's prose so far. */
+  /** The model's prose so far: its whole lines. */
   prose: string;
+  /**
+   * What follows them on screen while the answer streams: the prose not yet decided (the
+   * line still arriving, a possible file path). Screen only: sent apart (AnswerUpdate's
+   * `proseTail`), never kept in main's turns.
+   */
+  proseTail?: string;
   /** When the user sent it (epoch ms). */
   askedAtEpochMs: number;
   /** When it took effect: the request went out (a queued turn: later than asked). */
@@ -199,9 +205,11 @@ export interface AnswerUpdate {
   status?: AnswerStatus;
   message?: string;
   /** Turns whose fields changed (prose aside), whole. */
-  turns?: Omit<TurnView, 'prose'>[];
+  turns?: Omit<TurnView, 'prose' | 'proseTail'>[];
   /** Prose to append, per turn, in order. */
   prose?: { turn: number; text: string }[];
+  /** After the prose above (a turn's prose ends its tail): each turn's tail, set (`replace`) or appended to (see TurnView.proseTail). */
+  proseTail?: { turn: number; text: string; replace: boolean }[];
   hunks: HunkUpdate[];
   problems?: string[];
   /** The streaming turn's output rate, latest first (not kept: a reloaded conversation has none). */

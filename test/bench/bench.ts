@@ -17,6 +17,7 @@ import { measureAsk } from './ask-bench';
 import { measureDiff } from './diff-bench';
 import { measureEdits } from './edit-bench';
 import { measureGrowth } from './growth-bench';
+import { measureProse } from './prose-bench';
 import { measureScale } from './scale-bench';
 import { measureSocket } from './socket-bench';
 import { syntheticProject } from './synthetic-project';
@@ -32,7 +33,7 @@ const OPEN_RUNS = 3;
 const WATCH_WRITES = 200;
 
 /** Figure groups; `--only project,edits` runs some of them. */
-const GROUPS = ['project', 'socket', 'edits', 'apply', 'scale', 'diff', 'ask', 'growth'] as const;
+const GROUPS = ['project', 'socket', 'edits', 'prose', 'apply', 'scale', 'diff', 'ask', 'growth'] as const;
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
@@ -55,11 +56,24 @@ async function main(): Promise<void> {
       { name: 'pipeline_tok_s', value: edits.pipeline_tok_s, unit: 'tok/s', budget: '≥ 20000' },
       { name: 'render_fps_1000', value: edits.render_fps_1000, unit: 'fps', budget: '≥ 55' },
       { name: 'render_longest_task_ms', value: edits.render_longest_task_ms, unit: 'ms', budget: '≤ 50' },
-      { name: 'first_hunk_paint_p95_ms', value: edits.first_hunk_paint_p95_ms, unit: 'ms', budget: '≤ 16.7 (from the first byte)' },
+      { name: 'first_hunk_paint_p95_ms', value: edits.first_hunk_paint_p95_ms, unit: 'ms', budget: '≤ paint_floor_p95_ms + 4 (from the first byte)' },
       { name: 'first_hunk_dom_p95_ms', value: edits.first_hunk_dom_p95_ms, unit: 'ms', budget: '≤ 4 (Flint’s share)' },
-      { name: 'paint_floor_p95_ms', value: edits.paint_floor_p95_ms, unit: 'ms', budget: 'the floor: a one-element change' },
+      { name: 'paint_floor_p95_ms', value: edits.paint_floor_p95_ms, unit: 'ms', budget: 'the floor: a one-element change, same stream' },
+      { name: 'first_hunk_paint_over_floor_p95_ms', value: edits.first_hunk_paint_over_floor_p95_ms, unit: 'ms', budget: '≤ 4' },
       { name: 'spark_edit_ms', value: edits.spark_edit_ms, unit: 'ms', budget: '≤ 300' },
       { name: 'adversarial_block_ms_per_mb', value: edits.adversarial_block_ms_per_mb, unit: 'ms/MB', budget: '≤ 50' },
+    );
+  }
+  if (runs('prose')) {
+    const prose = await measureProse(log);
+    figures.push(
+      { name: 'answer_text_lag_25_p95_ms', value: prose.answer_text_lag_25_p95_ms, unit: 'ms', budget: '≤ 20' },
+      { name: 'answer_text_lag_1000_p95_ms', value: prose.answer_text_lag_1000_p95_ms, unit: 'ms', budget: '≤ 20' },
+      { name: 'answer_text_dom_25_p95_ms', value: prose.answer_text_dom_25_p95_ms, unit: 'ms', budget: '≤ 4 (Flint’s share, sockets included)' },
+      { name: 'answer_text_dom_1000_p95_ms', value: prose.answer_text_dom_1000_p95_ms, unit: 'ms', budget: '≤ 4 (Flint’s share, sockets included)' },
+      { name: 'answer_text_paint_after_dom_p95_ms', value: prose.answer_text_paint_after_dom_p95_ms, unit: 'ms', budget: '≤ 16.7 (one frame)' },
+      { name: 'render_fps_4000', value: prose.render_fps_4000, unit: 'fps', budget: '≥ 55' },
+      { name: 'render_longest_task_4000_ms', value: prose.render_longest_task_4000_ms, unit: 'ms', budget: '≤ 50' },
     );
   }
   if (runs('apply')) {
@@ -81,13 +95,18 @@ async function main(): Promise<void> {
   }
   if (runs('diff')) {
     const diff = await measureDiff(log);
-    figures.push({ name: 'diff_speedup_min', value: diff.diff_speedup_min, unit: '×', budget: '≥ 1' });
+    figures.push(
+      { name: 'diff_speedup_min', value: diff.diff_speedup_min, unit: '×', budget: '≥ 1; ≥ 2 where streamDiff > 5 ms' },
+      { name: 'diff_goal_misses', value: diff.diff_goal_misses, unit: '', budget: '0' },
+    );
   }
   if (runs('ask')) {
     const ask = await measureAsk(log);
     figures.push(
       { name: 'hotkey_to_bar_ms', value: ask.hotkey_to_bar_ms, unit: 'ms', budget: '≤ 50 (p95)' },
       { name: 'hotkey_to_focused_file_ms', value: ask.hotkey_to_focused_file_ms, unit: 'ms', budget: '' },
+      { name: 'shortcut_to_focused_file_p95_ms', value: ask.shortcut_to_focused_file_p95_ms, unit: 'ms', budget: '≤ 50 (two CPU burners running)' },
+      { name: 'focused_window_lookup_p95_ms', value: ask.focused_window_lookup_p95_ms, unit: 'ms', budget: 'main’s part of it' },
       { name: 'in_app_key_to_bar_ms', value: ask.in_app_key_to_bar_ms, unit: 'ms', budget: '≤ 50 (p95)' },
       { name: 'context_build_ms', value: ask.context_build_ms, unit: 'ms', budget: '≤ 10' },
       { name: 'context_build_first_ms', value: ask.context_build_first_ms, unit: 'ms', budget: '' },

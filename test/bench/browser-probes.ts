@@ -64,30 +64,53 @@ export const watchFocusedFile = (path: string): string => `new Promise((resolve)
 
 /**
  * The floor under first_hunk_paint: a one-element change on the same page, timed the same
- * way (DOM change → Element Timing's paintTime), 60 times 40 ms apart. Resolves to the
- * latencies in ms.
+ * way (DOM change → Element Timing's paintTime). Started before the answer and sampling
+ * every 50 ms while it streams, so floor and hunks are measured under the same load.
+ *
+ * Each probe element stays until its paint is observed: Chromium reports an element's paint
+ * only if it is still in the page when its frame is presented, and the probe used to remove
+ * each row after 40 ms — under load, before that, so no paint was reported and the p95 of
+ * no latencies was NaN. It sits fixed in the viewport's corner (painted wherever the pane
+ * is scrolled, never below its fold), out of the flow and of hit testing: it lays out
+ * nothing else and hovers nothing.
  */
-export const PAINT_FLOOR_PROBE = `(async () => {
-  const inserted = new Map();
-  const latencies = [];
-  const observer = new PerformanceObserver((list) => {
+export const START_PAINT_FLOOR_PROBE = `(() => {
+  const state = { pending: new Map(), latencies: [], running: true, next: 0 };
+  window.benchFloor = state;
+  state.observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const at = inserted.get(entry.identifier);
-      if (at !== undefined) latencies.push((entry.paintTime ?? entry.renderTime) - at);
+      const probe = state.pending.get(entry.identifier);
+      if (probe === undefined) continue;
+      state.pending.delete(entry.identifier);
+      state.latencies.push((entry.paintTime ?? entry.renderTime) - probe.at);
+      probe.element.remove();
     }
   });
-  observer.observe({ type: 'element', buffered: false });
-  const host = document.querySelector('.edit-session') ?? document.body;
-  for (let index = 0; index < 60; index += 1) {
-    const row = document.createElement('div');
-    row.textContent = 'floor ' + index;
-    row.setAttribute('elementtiming', 'floor-' + index);
-    inserted.set('floor-' + index, performance.now());
-    host.append(row);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    row.remove();
-  }
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  observer.disconnect();
-  return latencies;
+  state.observer.observe({ type: 'element', buffered: false });
+  const insert = () => {
+    if (!state.running) return;
+    const element = document.createElement('div');
+    const identifier = 'bench-floor-' + state.next++;
+    element.textContent = identifier;
+    element.style.cssText = 'position:fixed;left:2px;bottom:2px;font:10px monospace;pointer-events:none;z-index:2147483647';
+    element.setAttribute('elementtiming', identifier);
+    state.pending.set(identifier, { at: performance.now(), element });
+    document.body.append(element);
+    state.timer = setTimeout(insert, 50);
+  };
+  insert();
+})()`;
+
+/**
+ * Stops the floor probe once the paints of its last elements are observed (at most 2 s);
+ * resolves to the latencies in ms and how many elements were never seen painted.
+ */
+export const STOP_PAINT_FLOOR_PROBE = `(async () => {
+  const state = window.benchFloor;
+  state.running = false;
+  clearTimeout(state.timer);
+  for (let wait = 0; wait < 40 && state.pending.size > 0; wait += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  state.observer.disconnect();
+  for (const probe of state.pending.values()) probe.element.remove();
+  return { latencies: state.latencies, unobserved: state.pending.size };
 })()`;

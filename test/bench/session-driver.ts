@@ -55,7 +55,7 @@ export class DrivenSession {
     let driven: DrivenSession | null = null;
     const session = conversationFor({
       id: 'bench-scale',
-      openBoard: (report) => service.openBoard(report),
+      openBoard: (report, streaming) => service.openBoard(report, streaming),
       emit: (update) => {
         for (const hunk of update.hunks) driven?.states.set(hunk.id, hunk.state);
       },

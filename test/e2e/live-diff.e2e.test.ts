@@ -97,6 +97,25 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
     await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text !== 'Streaming…', 'the answer to end', 30_000);
   });
 
+  it('paints each new hunk as the row drawn the moment it arrives; its card takes over once that paint is on record', async () => {
+    // Element Timing reports a paint only for an element still in the page when its frame is
+    // presented: a preview its card replaced before that would never be seen painted.
+    await page.evaluate(`(() => {
+      window.hunkPaints = { preview: new Set() };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          if (entry.identifier.startsWith('hunk:') && entry.element?.closest('.is-preview')) window.hunkPaints.preview.add(entry.identifier);
+        }
+      }).observe({ type: 'element' });
+    })()`);
+    await ask('Change both functions again');
+    await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text === 'Answer complete', 'the answer to end', 30_000);
+    await eventually(() => cards().count(), (count) => count === 2, 'both cards');
+    // Both hunks were seen painted as drawn on arrival (their cards, which carry the same identifier, come after).
+    const previews = (await page.evaluate('[...window.hunkPaints.preview]')) as string[];
+    expect(previews).toHaveLength(2);
+  });
+
   it('follows a hunk taller than the pane while it streams, and stops following once the user scrolls up', async () => {
     await ask('Make a long change');
     const pane = "document.querySelector('.edit-session')";

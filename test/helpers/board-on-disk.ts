@@ -13,6 +13,7 @@ import type { ProjectFileNames } from '../../src/main/edits/model-paths';
 import { ProjectFiles } from '../../src/main/fs/project-files';
 import { createMemoryLogger } from '../../src/main/logger';
 import { baseName } from '../../src/shared/paths';
+import { isHunkStreamEvent } from '../../src/shared/edits/edit-types';
 import { createTempProject, waitFor, type TempProject } from './temp-project';
 
 export interface BoardOnDisk {
@@ -63,7 +64,7 @@ export async function boardOnDisk(files: Record<string, string>): Promise<BoardO
       const toBoard = board.beginTurn(turn);
       const parser = new EditStreamParser(
         (event) => {
-          if (event.type !== 'prose' && event.type !== 'problem') toBoard(event);
+          if (isHunkStreamEvent(event)) toBoard(event);
         },
         { isProjectPath: (candidate) => board.namesProjectFile(candidate) },
       );

@@ -31,6 +31,7 @@ export class AnswerCollector {
         this.hunks.get(event.hunkIndex)!.contextHints = event.contextHints;
         return;
       case 'hunk-partial':
+      case 'prose-partial':
         // A preview for the screen: never part of what the answer says.
         return;
       case 'hunk-line':

@@ -7,6 +7,8 @@ export interface PaceOptions {
   tokensPerSecond: number;
   /** Tokens per chunk (each chunk becomes one delta event). */
   chunkTokens: number;
+  /** After token `afterToken` (a chunk ends there), wait for `until` (calling `reached` then), and go on at the same pace from there. */
+  hold?: { afterToken: number; reached: () => void; until: Promise<void> };
 }
 
 export interface PacedStream {
@@ -19,8 +21,17 @@ export interface PacedStream {
 export function pace(tokens: readonly string[], options: PaceOptions, emit: (chunk: string, index: number) => void): PacedStream {
   const chunks: string[] = [];
   const size = Math.max(1, Math.floor(options.chunkTokens));
-  for (let start = 0; start < tokens.length; start += size) chunks.push(tokens.slice(start, start + size).join(''));
-  const started = performance.now() + options.ttftMs;
+  let holdChunk = -1;
+  for (let start = 0, end = 0; start < tokens.length; start = end) {
+    end = Math.min(tokens.length, start + size);
+    const hold = options.hold?.afterToken;
+    if (hold !== undefined && start <= hold && hold < end) {
+      end = hold + 1;
+      holdChunk = chunks.length;
+    }
+    chunks.push(tokens.slice(start, end).join(''));
+  }
+  let started = performance.now() + options.ttftMs;
   const msPerChunk = (1000 * size) / options.tokensPerSecond;
   let next = 0;
   let stopped = false;
@@ -35,9 +46,17 @@ export function pace(tokens: readonly string[], options: PaceOptions, emit: (chu
       emit(chunks[next]!, next);
       next += 1;
       if (stopped) return;
+      if (next - 1 === holdChunk && next < chunks.length) return holdThen();
     }
     if (next >= chunks.length) return finish('finished');
     timer = setTimeout(tick, Math.max(0, started + next * msPerChunk - performance.now()));
+  };
+  const holdThen = (): void => {
+    options.hold!.reached();
+    void options.hold!.until.then(() => {
+      started = performance.now() - next * msPerChunk;
+      tick();
+    });
   };
   timer = setTimeout(tick, options.ttftMs);
   return {

@@ -64,6 +64,8 @@ const RuleSchema = z
     fault: z.enum(FAULTS).optional(),
     ttftMs: z.number().nonnegative().optional(),
     tokensPerSecond: z.number().positive().optional(),
+    /** Send the answer up to (the token that completes) this text, then hold the rest until the test calls `release()`. */
+    holdAfter: z.string().optional(),
     /** The rule applies to this many requests, then the next rule (or the default) answers: a fault that a retry gets past. */
     times: z.number().int().positive().optional(),
   })

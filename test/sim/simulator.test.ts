@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/chromium';
 import { SimScriptSchema } from './sim-script';
 import { requestChain, startSimulator, type Simulator } from './simulator';
 
@@ -23,7 +24,10 @@ describe('the simulator, read by the openai SDK', () => {
       models: ['gpt-5.3-codex-spark', 'gpt-5.3-codex'],
       script: SimScriptSchema.parse({
         defaultAnswer: 'The quick brown fox jumps over the lazy dog.',
-        rules: [{ match: { inputIncludes: 'patch please' }, answer: { toolInput: PATCH } }],
+        rules: [
+          { match: { inputIncludes: 'patch please' }, answer: { toolInput: PATCH } },
+          { match: { inputIncludes: 'hold please' }, answer: { text: 'First part. Second part.' }, holdAfter: 'First part.' },
+        ],
       }),
     });
     client = new OpenAI({ baseURL: sim.baseUrl, apiKey: 'sk-sim', maxRetries: 0 });
@@ -124,6 +128,21 @@ describe('the simulator, read by the openai SDK', () => {
     expect(text).toBe('The quick brown fox jumps over the lazy dog.');
     expect(finish).toBe('stop');
     expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('holds an answer after its holdAfter text until released, then sends the rest', async () => {
+    const stream = await client.chat.completions.create({ model: 'gpt-5.3-codex-spark', messages: [{ role: 'user', content: 'hold please' }], stream: true });
+    let text = '';
+    const read = (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    })();
+    await sim.whenHeld();
+    // Everything before the hold arrives, and nothing after it while held.
+    await eventually(async () => text, (now) => now.includes('First part.'), 'the part before the hold');
+    expect(text).toBe('First part.');
+    sim.release();
+    await read;
+    expect(text).toBe('First part. Second part.');
   });
 
   it('answers chat errors the SDK maps to its typed errors', async () => {

@@ -9,6 +9,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { pace, type PaceOptions } from './pacer';
+import { StreamHolds } from './stream-holds';
+
+export { requestChain } from './request-chain';
 import {
   closingEvents,
   deltaEvent,
@@ -45,6 +48,8 @@ export interface SimulatorOptions extends Partial<PaceOptions> {
   modelRefusal?: { status: number; code: string; message: string };
   /** The name an answer reports for a requested model (providers resolve aliases to dated names). */
   aliases?: Record<string, string>;
+  /** Called with each delta of text as it is written to the client (benches time what follows from there). */
+  onDelta?: (text: string) => void;
 }
 
 /** One request as the simulator saw it, for tests to inspect. */
@@ -68,6 +73,9 @@ export interface Simulator {
   upgradeAttempts(): number;
   /** Applies a fault to the next request (or upgrade, for upgrade faults). */
   injectFault(fault: Fault): void;
+  /** Resolves when an answer reaches its rule's `holdAfter`; `release` lets it go on. */
+  whenHeld(): Promise<void>;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -84,6 +92,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   /** How often each rule with `times` has answered. */
   const ruleUses = new Map<SimRule, number>();
   const openSockets = new Set<Socket>();
+  const holds = new StreamHolds();
   let connections = 0;
   let upgrades = 0;
 
@@ -173,7 +182,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     response.flushHeaders();
     response.write(chunk({ role: 'assistant', content: '' }, null));
     const cut = Math.floor(tokens.length / 2);
-    const stream = pace(tokens, paceFor(rule), (piece, index) => {
+    const stream = pace(tokens, { ...paceFor(rule), hold: holds.holdFor(rule, tokens) }, (piece, index) => {
       if (fault === 'drop-mid-stream' && index >= cut / paceFor(rule).chunkTokens) {
         stream.stop();
         // Drop after what was written reached the client: destroy() alone discards buffered
@@ -184,6 +193,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }
       if (fault === 'malformed-frame' && index === 1) response.write('data: {this is not json\n\n');
       response.write(chunk({ content: piece }, null));
+      options.onDelta?.(piece);
       if (fault === 'stall') stream.stop();
     });
     request.once('close', () => stream.stop());
@@ -290,7 +300,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const tokens = simulatedTokens(text);
     const rate = paceFor(rule);
     const cutChunk = Math.floor(tokens.length / 2 / rate.chunkTokens);
-    const stream = pace(tokens, rate, (piece, index) => {
+    const stream = pace(tokens, { ...rate, hold: holds.holdFor(rule, tokens) }, (piece, index) => {
       if (client.readyState !== client.OPEN) return stream.stop();
       if (fault === 'drop-mid-stream' && index >= Math.max(1, cutChunk)) {
         stream.stop();
@@ -301,6 +311,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (fault === 'malformed-frame' && index === 1) client.send('{"type": "response.output_text.delta", this is not json');
       if (fault === 'oversized-frame' && index === 1) client.send(JSON.stringify(deltaEvent(draft, sequence, 'x'.repeat(17 * 1024 * 1024))));
       send(client, deltaEvent(draft, sequence, piece));
+      options.onDelta?.(piece);
       if (fault === 'stall') stream.stop();
     });
     const stopOnClose = (): void => stream.stop();
@@ -324,6 +335,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     connectionCount: () => connections,
     upgradeAttempts: () => upgrades,
     injectFault: (fault) => void pendingFaults.push(fault),
+    whenHeld: () => holds.whenHeld(),
+    release: () => holds.release(),
     close: async () => {
       for (const client of sockets.clients) client.terminate();
       for (const socket of openSockets) socket.destroy();
@@ -331,25 +344,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/**
- * The requests that together make up what the model saw for `request`, oldest first: the
- * ones it continues by `previous_response_id` (a pre-load, say), then itself.
- *
- * A turn sent on a socket with a matching pre-load carries only the new input; the
- * instructions (the file, the project) travelled in the pre-load. Tests that check what
- * the model was told look at the whole chain, however Flint split it.
- */
-export function requestChain(requests: readonly SimRequest[], request: SimRequest): SimRequest[] {
-  const chain = [request];
-  for (let previous = request.body.previous_response_id; typeof previous === 'string'; ) {
-    const earlier = requests.find((candidate) => candidate.responseId === previous);
-    if (!earlier) break;
-    chain.unshift(earlier);
-    previous = earlier.body.previous_response_id;
-  }
-  return chain;
 }
 
 function send(client: WebSocket, event: ServerEvent): void {

@@ -234,7 +234,7 @@ export class AnswerService implements Disposable {
       id,
       openStream: (turn, depth, sink, keypressEpochMs) =>
         this.options.inference.openStream({ prompt: turn.input, instructions: turn.instructions, history: turn.history, depth, keypressEpochMs }, sink),
-      openBoard: (report) => project.edits.openBoard(report),
+      openBoard: (report, streaming) => project.edits.openBoard(report, streaming),
       emit: (update) => this._onDidUpdate.fire(update),
       focus,
       onDidChange: (changed, ended) => {

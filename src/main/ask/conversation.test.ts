@@ -55,6 +55,23 @@ describe('Conversation turns', () => {
     expect(answer.session.isStreaming).toBe(false);
   });
 
+  it('shows a line before it ends, gives a reloading renderer the tail too, and keeps a stopped line’s shown words', async () => {
+    const answer = turns();
+    const started = answer.start();
+    answer.opened[0]!.open();
+    await started;
+    answer.opened[0]!.sink.onDelta('It returns one.\nThe second');
+    answer.flush();
+    const tails = answer.session.fullUpdate().proseTail;
+    expect(answer.session.fullUpdate().prose).toEqual([{ turn: 1, text: 'It returns one.\n' }]);
+    expect(tails).toEqual([{ turn: 1, text: 'The second', replace: true }]);
+    answer.opened[0]!.sink.onEnd({ ...COMPLETED, outcome: 'cancelled' });
+    answer.flush();
+    expect(answer.prose()).toBe('It returns one.\nThe second\n');
+    expect(answer.session.turn(1).prose).toBe('It returns one.\nThe second\n');
+    expect(answer.session.fullUpdate().proseTail).toEqual([]);
+  });
+
   it('cancels a stream the user stopped before it had opened, as soon as it opens', async () => {
     const answer = turns();
     const started = answer.start();

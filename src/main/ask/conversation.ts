@@ -7,7 +7,7 @@
  * Updates reach the UI through an UpdateBatcher, paced by the renderer's frames.
  */
 import type { AnswerUpdate, ConversationSummary, QuestionFocus, TurnFailure, TurnKind, TurnView } from '../../shared/ask-types';
-import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
+import type { EditStreamParser } from '../../shared/edits/edit-stream-parser';
 import type { AnswerDepth } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { HunkBoard, HunkBoardOptions } from '../edits/hunk-board';
@@ -18,6 +18,7 @@ import { conversationTitle, restoredTurns, type ConversationRecord } from './con
 import { answerStatusOf, failureOf, fullUpdateOf, latestSent } from './turn-views';
 import type { BuiltPrompt } from './prompt-builder';
 import { nextTurnStatus, type TurnEvent } from './turn-state';
+import { TurnOutput } from './turn-output';
 import { UpdateBatcher } from './update-batcher';
 
 /** Opens the model stream for one turn (the inference service, in the app). */
@@ -29,8 +30,8 @@ const MAX_PROBLEMS = 200;
 export interface ConversationOptions {
   id: string;
   openStream: OpenStream;
-  /** The board the hunks live on (the open project's edits, in the app). */
-  openBoard: (report: HunkBoardOptions['report']) => HunkBoard;
+  /** The board the hunks live on (the open project's edits, in the app); `streaming` takes streaming hunks' lines, built as their batch goes out. */
+  openBoard: (report: HunkBoardOptions['report'], streaming: NonNullable<HunkBoardOptions['streaming']>) => HunkBoard;
   emit: (update: AnswerUpdate) => void;
   /** What the question was about (the lines selected, with that focus): every turn keeps it. */
   focus: QuestionFocus;
@@ -66,15 +67,17 @@ export class Conversation implements Disposable {
   /** The turn the user stopped (a stop can come before the turn's stream has opened). */
   private stoppedTurn = 0;
   private readonly batcher: UpdateBatcher;
+  private readonly output: TurnOutput;
   private disposed = false;
 
   constructor(private readonly options: ConversationOptions) {
     this.batcher = new UpdateBatcher(options.id, options.emit, options.ackTimeoutMs);
+    this.output = new TurnOutput(this.batcher);
     this.hunks = options.openBoard((update, urgent) => {
       this.batcher.hunk(update, urgent);
       // A decision changes the pending counts the history list shows.
       if (update.appendLines.length === 0) this.changed();
-    });
+    }, (hunkId, build, urgent) => this.batcher.streaming(hunkId, build, urgent));
   }
 
   /** A conversation kept from an earlier run: turns that were under way are over now, its hunks planned again. */
@@ -305,7 +308,7 @@ export class Conversation implements Disposable {
   fullUpdate(): AnswerUpdate {
     // What was batched goes out first: the renderer takes updates sent before this answer as part of it.
     this.batcher.flush();
-    return fullUpdateOf(this.id, this.turns, this.problems, this.hunks.snapshot());
+    return { ...fullUpdateOf(this.id, this.turns, this.problems, this.hunks.snapshot()), proseTail: this.output.tailsNow() };
   }
 
   dispose(): void {
@@ -318,15 +321,7 @@ export class Conversation implements Disposable {
 
   private parserFor(turn: TurnView): EditStreamParser {
     const toBoard = this.hunks.beginTurn(turn.index);
-    return new EditStreamParser(
-      (event) => {
-        if (event.type === 'prose') this.prose(turn, `${event.text}\n`);
-        else if (event.type === 'problem') this.problem(event.message);
-        else toBoard(event);
-      },
-      // A path line is first of all a project file; the clock dates a hunk's first byte (its paint is timed from it).
-      { isProjectPath: (candidate) => this.hunks.namesProjectFile(candidate), now: () => performance.timeOrigin + performance.now() },
-    );
+    return this.output.parser(turn, { toBoard, problem: (message) => this.problem(message), isProjectPath: (candidate) => this.hunks.namesProjectFile(candidate) });
   }
 
   private sinkFor(turn: TurnView, parser: EditStreamParser): StreamSink {
@@ -368,11 +363,6 @@ export class Conversation implements Disposable {
     if (next === null) return;
     turn.status = next;
     this.report(turn);
-  }
-
-  private prose(turn: TurnView, text: string): void {
-    turn.prose += text;
-    this.batcher.prose(turn.index, text);
   }
 
   private problem(message: string): void {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutputRate } from '../../shared/ask-types';
 import type { LatencyFigures } from '../../shared/inference-types';
 import type { StreamEnd, StreamSink } from '../inference/model-stream';
-import { meteredSink } from './output-meter';
+import { DELTAS_PER_FIGURE, meteredSink } from './output-meter';
 
 const figures = (tokensPerSecond: number | null): LatencyFigures => ({ keypressToWriteMs: 1, requestToFirstDeltaMs: 10_000, tokensPerSecond, totalMs: 14_000, outputTokens: 100, model: 'test' });
 
@@ -59,5 +59,21 @@ describe('meteredSink', () => {
     short.sink.onDelta('Done.');
     short.sink.onEnd({ outcome: 'completed', latency: figures(null) });
     expect(short.rates).toEqual([{ tokensPerSecond: null, measured: true }]);
+  });
+
+  it('reads the clock with each of a stream’s first DELTAS_PER_FIGURE deltas, then every DELTAS_PER_FIGURE-th, figure or not', () => {
+    let reads = 0;
+    let clock = 0;
+    const rates: Array<Omit<OutputRate, 'turn'>> = [];
+    const sink = meteredSink({ onDelta: () => undefined, onEnd: () => undefined }, (rate) => rates.push(rate), () => ((reads += 1), (clock += 100)));
+    // The clock moves 100 ms a read: the span reaches a quarter of a second at the fourth delta.
+    for (let index = 0; index < 5 * DELTAS_PER_FIGURE; index += 1) sink.onDelta('abcd');
+    expect(reads).toBe(DELTAS_PER_FIGURE + 4);
+    expect(rates).toHaveLength(DELTAS_PER_FIGURE - 3 + 4);
+    // A fast stream (its deltas a millisecond apart) has read the clock as often, with no figure yet.
+    const fast = meteredSink({ onDelta: () => undefined, onEnd: () => undefined }, () => undefined, () => ((reads += 1), 0));
+    reads = 0;
+    for (let index = 0; index < 5 * DELTAS_PER_FIGURE; index += 1) fast.onDelta('abcd');
+    expect(reads).toBe(DELTAS_PER_FIGURE + 4);
   });
 });

@@ -20,17 +20,28 @@ export const BYTES_PER_TOKEN = 4;
 /** Deltas closer together than this give no rate yet: two deltas a millisecond apart say nothing. */
 export const MIN_SPAN_MS = 250;
 
-/** Wraps a turn's sink: each delta reports the estimated rate so far (once measurable), the end the measured one. */
+/**
+ * After its first few deltas, a stream's rate is worked out every this many deltas, not with
+ * each: the pane shows one figure per frame at most, and reading the clock costs as much as
+ * parsing a delta (a system call, on some machines).
+ */
+export const DELTAS_PER_FIGURE = 8;
+
+/** Wraps a turn's sink: deltas report the estimated rate so far (once measurable; each of the first DELTAS_PER_FIGURE deltas, then every DELTAS_PER_FIGURE-th), the end the measured one. */
 export function meteredSink(sink: StreamSink, report: (rate: Omit<OutputRate, 'turn'>) => void, now: () => number = () => performance.now()): StreamSink {
   let bytes = 0;
+  let deltas = 0;
   let firstAt: number | null = null;
   return {
     onDelta: (text) => {
-      const at = now();
-      firstAt ??= at;
       bytes += utf8Length(text);
-      const spanMs = at - firstAt;
-      if (spanMs >= MIN_SPAN_MS) report({ tokensPerSecond: Math.round(bytes / BYTES_PER_TOKEN / (spanMs / 1000)), measured: false });
+      deltas += 1;
+      if (deltas <= DELTAS_PER_FIGURE || deltas % DELTAS_PER_FIGURE === 0) {
+        const at = now();
+        firstAt ??= at;
+        const spanMs = at - firstAt;
+        if (spanMs >= MIN_SPAN_MS) report({ tokensPerSecond: Math.round(bytes / BYTES_PER_TOKEN / (spanMs / 1000)), measured: false });
+      }
       sink.onDelta(text);
     },
     onEnd: (end) => {

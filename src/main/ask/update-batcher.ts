@@ -5,7 +5,9 @@
  * after its frame); while it is busy, changes pile up into one batch. A hunk's first
  * line goes out at once: it is what the user waits to see, and new hunks are rare next
  * to lines, so this stays near one message per frame. Without acknowledgements (no
- * renderer, a hidden window) batches still go out every `ackTimeoutMs`.
+ * renderer, a hidden window) batches still go out every `ackTimeoutMs`. A streaming hunk's
+ * lines and line in progress change with every delta: they are built once per batch, as
+ * it goes out (`streaming`).
  */
 import type { HunkUpdate } from '../../shared/edits/hunk-types';
 import type { AnswerStatus, AnswerUpdate, OutputRate, TurnView } from '../../shared/ask-types';
@@ -17,6 +19,8 @@ export class UpdateBatcher implements Disposable {
   private pending: AnswerUpdate;
   /** Where each hunk of the pending batch is in its list. */
   private readonly pendingIndex = new Map<string, number>();
+  /** Streaming hunks that grew since the last batch: each one's update is built as the batch goes out. */
+  private readonly streamed = new Map<string, () => HunkUpdate | null>();
   private timer: NodeJS.Timeout | null = null;
   /** The pending flush is an immediate one (a hunk's first line). */
   private immediate = false;
@@ -37,6 +41,22 @@ export class UpdateBatcher implements Disposable {
    * `replaceLines` (all its lines, revised) replace it — the batch keeps them until sent.
    */
   hunk(update: HunkUpdate, urgent: boolean): void {
+    this.merge(update);
+    this.schedule(urgent);
+  }
+
+  /**
+   * A streaming hunk grew (a line arrived, its line in progress changed: with every delta).
+   * `build` makes its update once, as the batch goes out (null: nothing to send by then), so
+   * nothing is built per delta (see src/main/edits/streamed-updates.ts).
+   */
+  streaming(hunkId: string, build: () => HunkUpdate | null, urgent: boolean): void {
+    if (!this.streamed.has(hunkId)) this.streamed.set(hunkId, build);
+    this.schedule(urgent);
+  }
+
+  /** Puts `update` in the pending batch, merged with what it has of the hunk. */
+  private merge(update: HunkUpdate): void {
     // By id, not by search: an Accept all of a thousand hunks changes them all in one batch.
     const index = this.pendingIndex.get(update.id);
     if (index === undefined) {
@@ -51,16 +71,43 @@ export class UpdateBatcher implements Disposable {
       lines.push(...update.appendLines);
       this.pending.hunks[index] = { ...update, appendLines: lines, ...(replaceLines !== undefined ? { replaceLines } : {}) };
     }
-    this.schedule(urgent);
   }
 
-  /** Prose for `turn`, joined to the batch's last piece when that is the same turn's. */
+  /** The streaming hunks that grew join the batch going out, each built now (as it is now). */
+  private takeStreamed(): void {
+    for (const build of this.streamed.values()) {
+      const update = build();
+      if (update !== null) this.merge(update);
+    }
+    this.streamed.clear();
+  }
+
+  /** Prose lines for `turn`, joined to the batch's last piece when that is the same turn's. They end the turn's tail (the renderer clears it). */
   prose(turn: number, text: string): void {
     const pieces = (this.pending.prose ??= []);
     const last = pieces.at(-1);
     if (last?.turn === turn) last.text += text;
     else pieces.push({ turn, text });
+    // The renderer ends the turn's tail at its lines: what the batch had of it is theirs now.
+    if (this.pending.proseTail) this.pending.proseTail = this.pending.proseTail.filter((tail) => tail.turn !== turn);
     this.schedule(false);
+  }
+
+  /** The prose `turn` shows after its lines (set with `replace`, else appended): one entry per turn and batch. */
+  proseTail(turn: number, text: string, replace: boolean): void {
+    const tail = this.tailOf(turn);
+    if (replace) {
+      tail.replace = true;
+      tail.text = text;
+    } else tail.text += text;
+    this.schedule(false);
+  }
+
+  private tailOf(turn: number): { turn: number; text: string; replace: boolean } {
+    const tails = (this.pending.proseTail ??= []);
+    let tail = tails.find((entry) => entry.turn === turn);
+    if (!tail) tails.push((tail = { turn, text: '', replace: false }));
+    return tail;
   }
 
   /** A turn's fields changed (its status, when it took effect…): the batch carries its latest. */
@@ -106,10 +153,11 @@ export class UpdateBatcher implements Disposable {
   flush(): void {
     this.cancel();
     this.immediate = false;
+    if (this.streamed.size > 0) this.takeStreamed();
     const update = this.pending;
     this.pending = { sessionId: this.sessionId, hunks: [] };
     this.pendingIndex.clear();
-    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.problems !== undefined || update.turns !== undefined || update.rate !== undefined) {
+    if (update.hunks.length > 0 || update.status !== undefined || update.prose !== undefined || update.proseTail !== undefined || update.problems !== undefined || update.turns !== undefined || update.rate !== undefined) {
       this.awaitingAck = true;
       this.emit(update);
     }
@@ -117,6 +165,7 @@ export class UpdateBatcher implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.streamed.clear();
     this.cancel();
   }
 
@@ -125,7 +174,10 @@ export class UpdateBatcher implements Disposable {
     if (urgent && !this.immediate) {
       this.cancel();
       this.immediate = true;
-      this.timer = setImmediate(() => this.flush()) as unknown as NodeJS.Timeout;
+      // Once this tick's work is done (the rest of the delta joins), ahead of I/O callbacks
+      // and promise continuations: a setImmediate waited for other sockets' data and for the
+      // previous hunk's anchoring, which its completion starts in the same delta.
+      process.nextTick(() => this.immediate && !this.disposed && this.flush());
       return;
     }
     if (this.timer) return;

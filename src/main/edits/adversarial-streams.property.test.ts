@@ -19,7 +19,7 @@ import { baseSeed, trialCount } from '../../../test/helpers/soak';
 import { AnchorableFile, anchorHunk, type AnchorResult } from '../../shared/edits/anchor-hunk';
 import { parseAnswer } from '../../../test/helpers/collect-answer';
 import { EditStreamParser } from '../../shared/edits/edit-stream-parser';
-import { oldLinesOf, type EditEvent, type EditFormat, type EditStreamParserOptions, type HunkLine, type ParsedAnswer } from '../../shared/edits/edit-types';
+import { isScreenPreview, oldLinesOf, type EditEvent, type EditFormat, type EditStreamParserOptions, type HunkLine, type ParsedAnswer } from '../../shared/edits/edit-types';
 import { LINEAR_WORK_BOUND, workGrowth } from '../../../test/helpers/work-growth';
 
 const RUNS = [' ', '\t', '*', '`', '"', "'", ':', '@', '-', '+', '#', '=', '<', '>', '/', '.', '\r', '\u00a0', '\u2028', '\u201c', 'a'];
@@ -172,7 +172,7 @@ function eventsOf(answer: string, chunkSizes: readonly number[], truncated: bool
   }
   parser.finish(truncated);
   // Previews of unfinished lines depend on the chunking by design (edit-stream-parser.test.ts checks them).
-  return events.filter((event) => event.type !== 'hunk-partial');
+  return events.filter((event) => !isScreenPreview(event));
 }
 
 /** A line the parser reads as an envelope marker once trimmed (never content of a patch, except behind its `+`/`-`). */

@@ -19,6 +19,7 @@ import type { FileVersion } from './file-version';
 import { HunkPlanner, type ReplanReason } from './hunk-planner';
 import { bringBack } from './hunk-revert';
 import type { ProjectFileNames } from './model-paths';
+import { StreamedUpdates, type StreamingSink } from './streamed-updates';
 import { newerOverlap } from './superseded-hunks';
 
 export interface HunkBoardOptions {
@@ -29,6 +30,11 @@ export interface HunkBoardOptions {
   names?: ProjectFileNames;
   /** A hunk changed; `urgent` for its first line (see UpdateBatcher). */
   report: (update: HunkUpdate, urgent: boolean) => void;
+  /**
+   * A streaming hunk grew (a line arrived, its line in progress changed): its update is built
+   * as its batch goes out (see streamed-updates.ts). Without it, each is reported at once.
+   */
+  streaming?: StreamingSink;
   logger: Logger;
   /** The board is let go (its answer is over). */
   onDidDispose?: () => void;
@@ -47,10 +53,13 @@ export abstract class BoardState {
   readonly decisions = new DecisionLog();
   /** Some hunk was superseded: newer hunks' changes may move its warning (see report). */
   protected hasSuperseded = false;
+  /** Streaming hunks' lines and previews, sent with their batches (null: reported as they come). */
+  private readonly streamed: StreamedUpdates | null;
   protected disposed = false;
 
   constructor(protected readonly options: HunkBoardOptions) {
     this.planner = new HunkPlanner(options.readText);
+    this.streamed = options.streaming ? new StreamedUpdates(options.streaming, (hunk, lines) => hunkUpdateOf(hunk, this.files[hunk.fileIndex]!, lines, this.overlapOf(hunk))) : null;
   }
 
   /**
@@ -158,14 +167,34 @@ export abstract class BoardState {
   }
 
   /**
+   * A streaming hunk grew: `line` arrived (already on its lines), or its line in progress
+   * changed. Until its first line is whole the preview is what the user waits for, then that
+   * line: both go out at once (urgent).
+   */
+  protected grew(hunk: HunkRecord, line?: HunkLine): void {
+    const urgent = hunk.lines.length === (line ? 1 : 0);
+    if (this.streamed) return this.streamed.grew(hunk, urgent);
+    this.report(hunk, line ? [line] : [], false, urgent);
+  }
+
+  /** A hunk grows no more (its last line came, or it was cut off). */
+  protected stoppedGrowing(hunk: HunkRecord): void {
+    this.streamed?.forget(hunk);
+  }
+
+  /** A superseded undecided hunk's warning: which newer hunk touches its lines (see newerOverlap). */
+  private overlapOf(hunk: HunkRecord): string | undefined {
+    return hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, this.order, (other) => this.files[other.fileIndex]!.path) : undefined;
+  }
+
+  /**
    * Tells the renderer about `hunk`: its state, lines that arrived (`appendLines`), or all
    * its lines once revised (`replaceLines`); `urgent` (by default: the hunk's first lines)
    * goes out at once (see UpdateBatcher).
    */
   protected report(hunk: HunkRecord, appendLines: HunkLine[] = [], replaceLines = false, urgent = appendLines.length > 0 && hunk.lines.length === appendLines.length): void {
     const file = this.files[hunk.fileIndex]!;
-    const overlap = hunk.superseded && isUndecided(hunk.state) ? newerOverlap(hunk, this.order, (other) => this.files[other.fileIndex]!.path) : undefined;
-    this.options.report(hunkUpdateOf(hunk, file, appendLines, overlap, replaceLines), urgent);
+    this.options.report(hunkUpdateOf(hunk, file, appendLines, this.overlapOf(hunk), replaceLines), urgent);
     // A newer hunk that moved on may now touch (or no longer touch) a superseded one's lines: its warning follows.
     if (this.hasSuperseded && !hunk.superseded && appendLines.length === 0) {
       for (const other of this.order) if (other.superseded && isUndecided(other.state) && this.files[other.fileIndex]!.path === file.path) this.report(other);

@@ -12,6 +12,7 @@ import { ProjectFileWriter, type ProjectFileWriterOptions } from '../fs/project-
 import { isInsideRoot, toPosixRelative } from '../fs/root-paths';
 import { decodeFileText, encodeFileText, spliceMany, type FileText } from '../fs/file-text';
 import type { ProjectFiles, ResolvedPath } from '../fs/project-files';
+import { sameBytes } from '../fs/same-bytes';
 import { fileConflict } from './file-conflicts';
 import { FileVersion } from './file-version';
 import { declinedBy, FileChangedError, type ApplyResult } from './apply-result';
@@ -156,7 +157,7 @@ export class EditApplier {
         if (plan.status !== 'planned') return plan;
         const next = FileVersion.of(spliceMany(current.text, [plan.splice]), current);
         const after = encodeFileText(next.text);
-        const entry = read.before !== null && Buffer.from(after).equals(read.before) ? null : await this.commit(target, read.before, after, read.mode);
+        const entry = read.before !== null && sameBytes(after, read.before) ? null : await this.commit(target, read.before, after, read.mode);
         this.remember(target.relativePath, next);
         return { status: 'applied', entry, tolerances: [], merged: false, written: next };
       }),
@@ -180,7 +181,7 @@ export class EditApplier {
           const target = await this.files.resolve(entry.path, 'model');
           await this.writer.settle(this.realRelative(target));
           const current = await this.files.readBytes(target);
-          const same = current === null ? entry.after === null : entry.after !== null && Buffer.from(current.bytes).equals(Buffer.from(entry.after));
+          const same = current === null ? entry.after === null : entry.after !== null && sameBytes(current.bytes, entry.after);
           if (!same) return { status: 'conflict', message: `${entry.path} changed since this hunk was written, so it was not reverted and nothing was written. Use Undo to step back through Flint's changes instead.` };
         }
         const written: JournalEntry[] = [];
@@ -284,7 +285,7 @@ export class EditApplier {
     const plans = hunks.map((hunk) => byHunk.get(hunk) ?? missing);
     if (!plans.some((plan) => plan.status === 'planned')) return { results: plans.map((plan) => plan as ApplyResult) };
     const after = encodeFileText(next.text);
-    const unchanged = read.before !== null && Buffer.from(after).equals(read.before);
+    const unchanged = read.before !== null && sameBytes(after, read.before);
     const entry = unchanged ? null : await this.commit(target, read.before, after, read.mode, group);
     this.remember(target.relativePath, next);
     const created = read.before === null;

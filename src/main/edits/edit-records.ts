@@ -91,23 +91,15 @@ export interface Revised {
  * last update (or, with `replaceLines`, all its lines, once the user revised them).
  */
 export function hunkUpdateOf(hunk: HunkRecord, file: FileRecord, appendLines: HunkLine[], overlapsNewer?: string, replaceLines = false): HunkUpdate {
-  return {
-    id: hunk.id,
-    turn: hunk.turn,
-    number: hunk.number,
-    ...(hunk.superseded ? { superseded: true } : {}),
-    ...(overlapsNewer !== undefined ? { overlapsNewer } : {}),
-    fileIndex: hunk.fileIndex,
-    path: file.path,
-    operation: hunk.kind,
-    ...(hunk.kind === 'move' && file.moveTo ? { moveTo: file.moveTo } : {}),
-    state: hunk.state,
-    appendLines,
-    ...(replaceLines ? { replaceLines: [...hunk.lines] } : {}),
-    ...(hunk.revised !== undefined ? { revised: hunk.revised.words } : {}),
-    anchorLine: hunk.anchorLine,
-    ...(hunk.message !== undefined ? { message: hunk.message } : {}),
-    ...(hunk.firstByteAtEpochMs !== undefined ? { firstByteAtEpochMs: hunk.firstByteAtEpochMs } : {}),
-    ...(hunk.partial !== undefined && hunk.state === 'streaming' ? { partialLine: hunk.partial } : {}),
-  };
+  // Built field by field (a batch of a streaming answer builds one per hunk and frame): optional fields only when present.
+  const update: HunkUpdate = { id: hunk.id, turn: hunk.turn, number: hunk.number, fileIndex: hunk.fileIndex, path: file.path, operation: hunk.kind, state: hunk.state, appendLines, anchorLine: hunk.anchorLine };
+  if (hunk.superseded) update.superseded = true;
+  if (overlapsNewer !== undefined) update.overlapsNewer = overlapsNewer;
+  if (hunk.kind === 'move' && file.moveTo) update.moveTo = file.moveTo;
+  if (replaceLines) update.replaceLines = [...hunk.lines];
+  if (hunk.revised !== undefined) update.revised = hunk.revised.words;
+  if (hunk.message !== undefined) update.message = hunk.message;
+  if (hunk.firstByteAtEpochMs !== undefined) update.firstByteAtEpochMs = hunk.firstByteAtEpochMs;
+  if (hunk.partial !== undefined && hunk.state === 'streaming') update.partialLine = hunk.partial;
+  return update;
 }

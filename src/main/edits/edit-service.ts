@@ -76,12 +76,13 @@ export class EditService implements Disposable {
   }
 
   /** A board for one answer's hunks; it leaves this service when disposed. */
-  openBoard(report: HunkBoardOptions['report']): HunkBoard {
+  openBoard(report: HunkBoardOptions['report'], streaming?: HunkBoardOptions['streaming']): HunkBoard {
     const board = new HunkBoard({
       applier: this.applier,
       readText: (path) => this.files.readText(path),
       ...(this.names ? { names: this.names } : {}),
       report,
+      ...(streaming ? { streaming } : {}),
       logger: this.logger,
       onDidDispose: () => this.boards.delete(board),
     });

@@ -14,7 +14,7 @@ import { boardOnDisk } from '../../../test/helpers/board-on-disk';
 import { parseAnswer } from '../../../test/helpers/collect-answer';
 import { versionOfText } from '../../../test/helpers/file-versions';
 import { createTempProject, waitFor } from '../../../test/helpers/temp-project';
-import type { HunkLine } from '../../shared/edits/edit-types';
+import { isHunkStreamEvent, type HunkLine } from '../../shared/edits/edit-types';
 import { ProjectFiles } from '../fs/project-files';
 import { EditApplier } from './edit-applier';
 import { planHunk } from './hunk-plan';
@@ -177,7 +177,7 @@ describe('a bare name that exists as written', () => {
     try {
       const toBoard = board.beginTurn(1);
       const parser = new EditStreamParser((event) => {
-        if (event.type !== 'prose' && event.type !== 'problem') toBoard(event);
+        if (isHunkStreamEvent(event)) toBoard(event);
       });
       parser.push(patch('*** Update File: Makefile', '@@', '-all:', '+all: deps'));
       parser.finish(false);

@@ -5,6 +5,7 @@ import type { HunkState } from '../../shared/edits/hunk-types';
 import { decodeFileText, type FileText } from '../fs/file-text';
 import { createMemoryLogger } from '../logger';
 import type { EditApplier } from './edit-applier';
+import { isHunkStreamEvent } from '../../shared/edits/edit-types';
 import { HunkBoard } from './hunk-board';
 
 const text = (content: string): FileText => decodeFileText(new TextEncoder().encode(content), 'test');
@@ -36,7 +37,7 @@ function harness(files: Record<string, string>, applier: Partial<EditApplier> = 
       board.noteShown(new Map(Object.entries(files).map(([path, content]) => [path, text(content)])));
       const toBoard = board.beginTurn(1);
       const parser = new EditStreamParser((event) => {
-        if (event.type !== 'prose' && event.type !== 'problem') toBoard(event);
+        if (isHunkStreamEvent(event)) toBoard(event);
       });
       for (const part of parts) {
         for (let offset = 0; offset < part.length; offset += deltaSize) parser.push(part.slice(offset, offset + deltaSize));

@@ -7,7 +7,7 @@
  * HunkPlanner's. Knows nothing of prompts or streams: the conversation (src/main/ask)
  * hands it events.
  */
-import type { EditEvent, EditFormat } from '../../shared/edits/edit-types';
+import type { EditFormat, HunkStreamEvent } from '../../shared/edits/edit-types';
 import { isUndecided, nextHunkState } from '../../shared/edits/hunk-state';
 import type { HunkRevision, HunkState } from '../../shared/edits/hunk-types';
 import { FlintFailure } from '../../shared/result';
@@ -26,13 +26,15 @@ import { namesProjectFile, resolveModelPath } from './model-paths';
 import { countHunks, supersede } from './superseded-hunks';
 
 /** The parser's events a board takes: everything but the prose around the edits. */
-export type HunkEventOfStream = Exclude<EditEvent, { type: 'prose' | 'problem' }>;
+export type HunkEventOfStream = HunkStreamEvent;
 
 export type { HunkBoardOptions } from './board-state';
 
 export class HunkBoard extends BoardState implements Disposable {
   /** The next hunk's number in the answer ("hunk 2"), across turns. */
   private nextNumber = 1;
+  /** The hunk the stream's last event was about, and its turn and index: events come hunk by hunk, several per delta. */
+  private lastStreamed: { turn: number; hunkIndex: number; hunk: HunkRecord } | null = null;
 
   /** The texts the model is shown in a turn: its hunks for those files anchor against them. */
   noteShown(shown: ReadonlyMap<string, FileText>): void {
@@ -260,35 +262,37 @@ export class HunkBoard extends BoardState implements Disposable {
       case 'move':
         return this.moveNamed(fileOffset + event.fileIndex, event.to, turn);
       case 'hunk-open':
+        this.lastStreamed = null;
         return void this.createHunk(`${turn}.${event.hunkIndex}`, turn, this.files[fileOffset + event.fileIndex]!.operation, fileOffset + event.fileIndex, event.contextHints, event.startedAt ?? performance.timeOrigin + performance.now());
       case 'hunk-hints':
-        this.hunks.get(`${turn}.${event.hunkIndex}`)!.contextHints = event.contextHints;
+        this.streamingHunkOf(turn, event.hunkIndex).contextHints = event.contextHints;
         return;
       case 'hunk-partial': {
-        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
+        const hunk = this.streamingHunkOf(turn, event.hunkIndex);
         hunk.partial = event.line;
-        // Until its first line is whole, the preview is what the user waits for.
-        return this.report(hunk, [], false, hunk.lines.length === 0);
+        return this.grew(hunk);
       }
       case 'hunk-line': {
-        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
+        const hunk = this.streamingHunkOf(turn, event.hunkIndex);
         hunk.partial = undefined;
         hunk.lines.push(event.line);
-        return this.report(hunk, [event.line]);
+        return this.grew(hunk, event.line);
       }
       case 'hunk-at-end':
-        this.hunks.get(`${turn}.${event.hunkIndex}`)!.atEndOfFile = true;
+        this.streamingHunkOf(turn, event.hunkIndex).atEndOfFile = true;
         return;
       case 'hunk-complete': {
-        const hunk = this.hunks.get(`${turn}.${event.hunkIndex}`)!;
+        const hunk = this.streamingHunkOf(turn, event.hunkIndex);
         // Marked now, though settling is async: 'done' may arrive before it finishes.
         hunk.complete = true;
+        this.stoppedGrowing(hunk);
         void this.settle(hunk);
         return;
       }
       case 'done':
         for (const hunk of this.order) {
           if (hunk.turn !== turn || hunk.state !== 'streaming' || hunk.complete) continue;
+          this.stoppedGrowing(hunk);
           this.transition(hunk, { type: 'cut-off' }, { message: 'Cut off before it was complete; it can only be discarded.' });
         }
         return;
@@ -297,6 +301,15 @@ export class HunkBoard extends BoardState implements Disposable {
         return exhaustive;
       }
     }
+  }
+
+  /** The hunk of `turn` numbered `hunkIndex` in its answer (looked up by id only when it is another than the last). */
+  private streamingHunkOf(turn: number, hunkIndex: number): HunkRecord {
+    const last = this.lastStreamed;
+    if (last !== null && last.turn === turn && last.hunkIndex === hunkIndex) return last.hunk;
+    const hunk = this.hunks.get(`${turn}.${hunkIndex}`)!;
+    this.lastStreamed = { turn, hunkIndex, hunk };
+    return hunk;
   }
 
   private fileNamed(fileIndex: number, operation: FileRecord['operation'], format: EditFormat, named: string, turn: number): void {

@@ -16,6 +16,7 @@ import { link, lstat, open, rename, unlink, type FileHandle } from 'node:fs/prom
 import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { errorCode } from './fs-errors';
+import { sameBytes } from './same-bytes';
 import type { ProjectFolder } from './project-folder';
 
 /** O_NOFOLLOW: a symlink put under the name is captured as a link, never read through. */
@@ -99,13 +100,13 @@ export async function captureFile(place: SwapPlace, expected: Uint8Array): Promi
         const bytes = await readAll(opened);
         const after = await opened.stat({ bigint: true });
         read = { bytes, stamp: stampOf(after) };
-        return stampOf(before) === stampOf(after) && Buffer.from(bytes).equals(Buffer.from(expected));
+        return stampOf(before) === stampOf(after) && sameBytes(bytes, expected);
       },
       changedSinceRead: async () => {
         if (read === null) return true;
         const now = await opened.stat({ bigint: true });
         if (stampOf(now) !== read.stamp) return true;
-        return !Buffer.from(await readAll(opened)).equals(Buffer.from(read.bytes));
+        return !sameBytes(await readAll(opened), read.bytes);
       },
       close: () => opened.close(),
     };

@@ -12,6 +12,7 @@ import { createTempProject, waitFor, type TempProject } from '../../../test/help
 import { createMemoryLogger } from '../logger';
 import type { OpenProject } from './open-project';
 import { Workspace } from './workspace';
+import { isHunkStreamEvent } from '../../shared/edits/edit-types';
 
 const PATCH = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-one\n+uno\n*** End Patch\n';
 
@@ -21,7 +22,7 @@ async function acceptPatch(project: OpenProject, patch: string): Promise<HunkSta
   const board = project.edits.openBoard((update) => states.set(update.id, update.state));
   const toBoard = board.beginTurn(1);
   const parser = new EditStreamParser((event) => {
-    if (event.type !== 'prose' && event.type !== 'problem') toBoard(event);
+    if (isHunkStreamEvent(event)) toBoard(event);
   });
   parser.push(patch);
   parser.finish(false);

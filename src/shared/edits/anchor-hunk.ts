@@ -186,7 +186,8 @@ export function anchorHunk(file: AnchorableFile, hunk: AnchorableHunk): AnchorRe
     return { status: 'unmatched', reason: hints.length > 0 ? 'not-found' : 'empty', matches: 0 };
   }
   for (const pass of PASSES) {
-    const matches = findMatches(file, pass, oldLines.map(pass.normalize), hint?.line ?? 0, hunk.atEndOfFile === true);
+    const needle = pass.tolerances.length === 0 ? oldLines : oldLines.map(pass.normalize);
+    const matches = findMatches(file, pass, needle, hint?.line ?? 0, hunk.atEndOfFile === true);
     if (matches.length > 1) return { status: 'unmatched', reason: 'ambiguous', matches: matches.length };
     if (matches.length === 1) {
       const [start, end] = matches[0]!;

@@ -15,6 +15,7 @@
  * blocks in one), and a fence with a language may still head a block (a model that forgot
  * to close the last one).
  */
+import { countWork } from '../work-meter';
 import { trimmedLine } from './edit-stream-markers';
 import { isFenceCloser, isFenceOpener, pathOfLine } from './path-line';
 
@@ -81,6 +82,14 @@ export class BlockHeaderLookahead {
     this.held = [];
     this.fenceOpen = true;
     for (const line of held.slice(0, last)) this.emitProse(line.text);
+  }
+
+  /** What the held lines show as text while undecided: paths and blank lines, never a fence (each line with its newline). */
+  shownHeld(): string {
+    let shown = '';
+    for (const line of this.held) if (line.part !== 'fence') shown += `${line.text}\n`;
+    countWork(shown.length + this.held.length);
+    return shown;
   }
 
   /** Whether `text` closes the fence a block or patch envelope opened (a patch may end at it, without End Patch). */

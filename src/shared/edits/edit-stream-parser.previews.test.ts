@@ -67,6 +67,13 @@ describe('EditStreamParser: a hunk before its first line is whole', () => {
     }
   });
 
+  it('reads the clock only where a line begins, not with every delta', () => {
+    let reads = 0;
+    // One delta with whole lines, then two-character deltas: a line begins with the first of them and in two that end one.
+    feed(['*** Begin Patch\n*** Update File: a.ts\n@@\n', ...'-return 1;\n+return 2;\n'.match(/[^]{1,2}/g)!], () => (reads += 1));
+    expect(reads).toBe(4);
+  });
+
   it('dates a hunk by the first byte of the line that opened it', () => {
     let clock = 100;
     const events = feed(['*** Begin Patch\n', '*** Update File: a.ts\n@', '@ f', '\n'], () => (clock += 10));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnswer } from '../../../test/helpers/collect-answer';
 import { EditStreamParser } from './edit-stream-parser';
-import { newLinesOf, oldLinesOf, type EditEvent, type HunkLine } from './edit-types';
+import { isScreenPreview, newLinesOf, oldLinesOf, type EditEvent, type HunkLine } from './edit-types';
 import * as fixtures from '../../../test/fixtures/edit-answers';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { LINEAR_WORK_BOUND, workGrowth } from '../../../test/helpers/work-growth';
@@ -238,7 +238,7 @@ describe('EditStreamParser: fuzzing', () => {
       } else if (event.type === 'hunk-complete') {
         expect(previews.get(event.hunkIndex), `a preview no line followed in ${where()}`).toBeUndefined();
       }
-      return event.type !== 'hunk-partial';
+      return !isScreenPreview(event);
     };
     let offset = 0;
     for (const size of sizes.length > 0 ? sizes : [text.length]) {

@@ -2,43 +2,37 @@
  * The streaming edit parser: model deltas in, edit events out, as soon as they are knowable.
  *
  * Invariants (tested on every split point of every fixture, and fuzzed):
- * - Deltas of any size give the same events (but `hunk-partial`, a preview of an open
- *   hunk's unfinished line for the screen, never a line of any hunk): the parser acts on
- *   whole lines, and the unfinished tail waits in a buffer until its newline (or the end).
- * - Nothing is dropped silently: whatever is repaired or ignored becomes a `problem` event.
- *   Lines that are not content go without one: a bare empty line that ends a hunk (models
- *   separate sections and hunks with empty lines: it is a separator), the path line and
- *   fences that head a search/replace block, and the fence a patch envelope is written in.
+ * - Deltas of any size give the same events, but the screen's previews of what is still
+ *   arriving (`hunk-partial`, `prose-partial`): the parser acts on whole lines, and the
+ *   unfinished tail waits in a buffer until its newline (or the end).
+ * - Nothing is dropped silently: what is repaired or ignored becomes a `problem`, but lines
+ *   that are no content: separators, a block's path line and fences, an envelope's fence.
  * - The parser never writes what the answer didn't say: every hunk line is a line of the
  *   answer, at most without its `+`/`-`/` ` prefix.
- * - Events of a hunk come in order: hunk-open, hunk-line…, then hunk-complete — or no
- *   hunk-complete at all if the stream was truncated inside it (the hunk is partial).
+ * - A hunk's events come in order: hunk-open, hunk-line…, then hunk-complete — or no
+ *   hunk-complete if the stream was truncated inside it (the hunk is partial).
  * - Never throws on any input; work per delta is linear in its length.
  *
- * Formats: the V4A apply_patch envelope (`*** Begin Patch` … `*** End Patch`) and
- * search/replace blocks (`path` line, `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE`).
- *
- * What models really write, and how it is read:
- * - Envelope markers padded with spaces are markers. In an Add section every line of the
- *   new file starts with `+`, so any line whose trimmed text is a marker is one. In an
- *   Update section, a padded line is a marker only if its trimmed text is one of the
- *   envelope's own (a file header, Begin or End Patch, End of File, Move to): " *** Note"
- *   stays a context line.
- * - A bare empty line in an Update or Add section is an empty line that lost its prefix
- *   only if another line of the hunk follows; until then it is held, and at the hunk's end
- *   (`@@`, a marker, the end of the answer) it is dropped. A line of one space is an
- *   explicit empty context line and is emitted at once.
+ * Formats: the V4A envelope (`*** Begin Patch` … `*** End Patch`) and search/replace blocks
+ * (`path` line, SEARCH, `=======`, REPLACE). What models really write, and how it is read:
+ * - Padded envelope markers are markers. In an Add section (every line starts with `+`) any
+ *   line whose trimmed text is a marker is one; in an Update section only the envelope's
+ *   own (file header, Begin/End Patch, End of File, Move to): " *** Note" is context.
+ * - A bare empty line in an Update or Add section lost its prefix only if another line of
+ *   the hunk follows; until then it is held, and at the hunk's end it is dropped. A line of
+ *   one space is an explicit empty context line, emitted at once.
  * - A block's file is named by the prose line right before its SEARCH marker (an opening
- *   fence and two blank lines may sit between them); a block without one continues the
- *   previous block's file. The few lines that may be such a header are held until the next line
- *   tells (see edit-stream-header.ts), so prose can come a few lines late. A fence right
- *   before `*** Begin Patch` is the envelope's. A consumed fence's closing fence is
- *   consumed too (it ends a patch that lacks End Patch, with a problem).
+ *   fence and two blank lines may sit between); a block without one continues the previous
+ *   block's file. Such lines are held until the next line tells (edit-stream-header.ts),
+ *   shown meanwhile as the prose tail (prose-tail.ts). A fence right before `*** Begin
+ *   Patch` is the envelope's; a consumed fence's closing fence is consumed too (it ends a
+ *   patch that lacks End Patch, with a problem).
  * - Marker spellings vary without a problem: 5 to 9 brackets, a missing space, a stray `>`.
  */
 import type { EditEvent, EditStreamParserOptions, FileOperation, HunkLine } from './edit-types';
 import { BlockHeaderLookahead } from './edit-stream-header';
 import { UnfinishedLine } from './unfinished-line';
+import { ProseTail } from './prose-tail';
 import {
   BEGIN_PATCH,
   END_OF_FILE,
@@ -54,7 +48,7 @@ import {
   trimmedLine,
 } from './edit-stream-markers';
 import { countWork } from '../work-meter';
-import { previewLine, type ParserMode } from './edit-stream-lines';
+import { LinePreview, type ParserMode } from './edit-stream-lines';
 
 export class EditStreamParser {
   private readonly unfinished = new UnfinishedLine();
@@ -68,8 +62,7 @@ export class EditStreamParser {
   private pendingHints: string[] = [];
   /** When the line being read began to arrive (with a clock), for `hunk-open`. */
   private lineStartedAt: number | undefined;
-  /** The last preview sent of the unfinished line, so an unchanged one is not sent again. */
-  private lastPreview = '';
+  private readonly linePreview = new LinePreview();
   /** The unfinished line is an `@@` header that already opened its hunk (see openAtHeader). */
   private openedAtHeader = false;
   private readonly now: (() => number) | undefined;
@@ -77,6 +70,7 @@ export class EditStreamParser {
   private heldBlankLines = 0;
   /** Prose lines that may head a search/replace block, held until the next line tells. */
   private readonly blockHeader: BlockHeaderLookahead;
+  private readonly proseTail: ProseTail;
   private searchReplacePath: string | null = null;
   private sawPatchEnvelope = false;
   private finished = false;
@@ -85,16 +79,18 @@ export class EditStreamParser {
     private readonly emit: (event: EditEvent) => void,
     options: EditStreamParserOptions = {},
   ) {
-    this.blockHeader = new BlockHeaderLookahead((text) => this.emit({ type: 'prose', text }), options.isProjectPath);
+    this.proseTail = new ProseTail(emit);
+    this.blockHeader = new BlockHeaderLookahead((text) => this.proseTail.commit(text), options.isProjectPath);
     this.now = options.now;
   }
 
   /** Feeds the next piece of the answer. Work is linear in the delta, however long the line. */
   push(delta: string): void {
     if (this.finished || delta.length === 0) return;
-    const now = this.now?.();
-    if (this.unfinished.isEmpty) this.lineStartedAt = now;
     let newline = delta.indexOf('\n');
+    // The clock dates a line's start only: read when one starts in this delta.
+    const now = newline !== -1 || this.unfinished.isEmpty ? this.now?.() : undefined;
+    if (this.unfinished.isEmpty) this.lineStartedAt = now;
     if (newline === -1) return this.unfinishedPart(delta);
     this.line(this.unfinished.take() + delta.slice(0, newline));
     this.lineStartedAt = now;
@@ -106,16 +102,19 @@ export class EditStreamParser {
     if (start < delta.length) this.unfinishedPart(delta.slice(start));
   }
 
-  /** A piece of a line whose newline has not come: kept, and previewed if it is a hunk's. */
+  /** A piece of a line whose newline has not come: kept, and previewed if it is a hunk's or prose. */
   private unfinishedPart(piece: string): void {
     this.unfinished.add(piece);
-    this.openAtHeader();
-    this.preview();
+    if (this.mode === 'prose') this.proseTail.piece(piece);
+    this.openAtHeader(piece.length);
+    this.preview(piece);
   }
 
   /** A V4A hunk opens at its `@@` line's first two bytes (on screen a token sooner); hunkHeader then adds its hints: the same events however split. */
-  private openAtHeader(): void {
-    if (this.mode !== 'update' || this.openedAtHeader || !this.unfinished.head.startsWith('@@')) return;
+  private openAtHeader(added: number): void {
+    const head = this.unfinished.head;
+    // Its first two characters decide: a line that had them before the `added` ones is decided (no work per delta).
+    if (this.mode !== 'update' || this.openedAtHeader || head.length - added >= 2 || !head.startsWith('@@')) return;
     // A stacked `@@` (the open hunk has no line yet) narrows that hunk: nothing opens.
     if (this.hunkOpen && !this.hunkHasLines) return;
     this.openedAtHeader = true;
@@ -124,35 +123,40 @@ export class EditStreamParser {
   }
 
   /** Shows the open hunk's unfinished line as it arrives (never a marker's first characters). */
-  private preview(): void {
+  private preview(piece: string): void {
     if (!this.hunkOpen) return;
-    const head = this.unfinished.head;
-    if (head === this.lastPreview) return;
-    const line = previewLine(this.mode, head.endsWith('\r') ? head.slice(0, -1) : head);
+    const line = this.linePreview.next(this.mode, this.unfinished.head, piece);
     if (line === null) return;
-    this.lastPreview = head;
     this.emit({ type: 'hunk-partial', hunkIndex: this.hunkIndex, line });
   }
 
   /**
-   * Ends the answer. `truncated` means the stream stopped early (interrupt, drop): an
-   * unfinished last line is discarded and an open hunk stays partial. Held prose lines are
-   * whole lines the model wrote, so they are shown either way: only SEARCH could have made
-   * them a block's header, and none came.
+   * Ends the answer; `truncated`: it stopped early (interrupt, drop). Then an unfinished line
+   * is dropped (unless it is prose on screen) and an open hunk stays partial. Held prose lines
+   * are shown either way: only SEARCH could have made them a block's header, and none came.
    */
   finish(truncated: boolean): void {
     if (this.finished) return;
     const rest = this.unfinished.take();
-    if (!truncated && rest.length > 0) this.line(rest);
+    // Prose applies to no file: what the user already reads of a cut-off line stays.
+    if (rest.length > 0 && (!truncated || (this.mode === 'prose' && this.proseTail.unfinishedShows))) this.line(rest);
     this.finished = true;
     this.blockHeader.release();
+    this.proseTail.settle('');
     if (!truncated) this.closeAtEnd();
     this.emit({ type: 'done', truncated });
   }
 
+  /** A whole line; then the prose tail shows what the held lines show. */
   private line(raw: string): void {
+    this.proseTail.lineEnded();
+    this.readLine(raw);
+    this.proseTail.settle(this.mode === 'prose' ? this.blockHeader.shownHeld() : '');
+  }
+
+  private readLine(raw: string): void {
     this.lineNumber += 1;
-    this.lastPreview = '';
+    this.linePreview.reset();
     const openedAtHeader = this.openedAtHeader;
     this.openedAtHeader = false;
     if (openedAtHeader) return this.hunkHeader(raw.endsWith('\r') ? raw.slice(0, -1) : raw, true);
@@ -211,7 +215,7 @@ export class EditStreamParser {
     if (trimmed.startsWith('***')) return this.problem(`An unknown marker "${trimmed.slice(0, 60)}" was ignored.`);
     if (this.blockHeader.closesFence(text)) return this.fenceEndsPatch(text);
     this.problem('Text between file sections of a patch was shown as prose.');
-    this.emit({ type: 'prose', text });
+    this.proseTail.commit(text);
   }
 
   private openFile(operation: FileOperation, path: string): void {
@@ -305,9 +309,7 @@ export class EditStreamParser {
   }
 
   private addMarker(trimmed: string): void {
-    if (trimmed === END_OF_FILE || markerArgument(trimmed, MOVE_MARKER) !== null) {
-      return this.problem(`"${trimmed.slice(0, 60)}" in a new file was ignored.`);
-    }
+    if (trimmed === END_OF_FILE || markerArgument(trimmed, MOVE_MARKER) !== null) return this.problem(`"${trimmed.slice(0, 60)}" in a new file was ignored.`);
     this.closeHunk();
     this.mode = 'patch';
     this.patchLine(trimmed);
@@ -324,9 +326,7 @@ export class EditStreamParser {
   private openSearch(): void {
     // No path line right before: the block continues the previous block's file, the common case.
     const path = this.blockHeader.take() ?? (this.searchReplacePath || null);
-    if (path === null) {
-      this.problem('A search/replace block without a file path before it cannot be applied; it is shown as unmatched.');
-    }
+    if (path === null) this.problem('A search/replace block without a file path before it cannot be applied; it is shown as unmatched.');
     const resolved = path ?? '';
     if (resolved !== this.searchReplacePath || this.fileIndex < 0) {
       this.fileIndex += 1;

@@ -41,8 +41,14 @@ export interface EditStreamParserOptions {
 
 /** An event from the incremental parser, emitted as soon as it is knowable. */
 export type EditEvent =
-  /** Text outside any edit (the model's short prose), one whole line at a time. */
+  /** Text outside any edit (the model's short prose), one whole line at a time; it ends the prose tail. */
   | { type: 'prose'; text: string }
+  /**
+   * The prose not yet decided, for the screen only (prose-tail.ts): what follows the prose
+   * lines so far. `replace` sets it, otherwise `text` is appended. Like `hunk-partial` it
+   * depends on where deltas split.
+   */
+  | { type: 'prose-partial'; text: string; replace: boolean }
   /** A file section began. */
   | { type: 'file'; fileIndex: number; operation: FileOperation; path: string; format: EditFormat }
   /** The file section being read moves the file (V4A `*** Move to:`). */
@@ -71,6 +77,18 @@ export type EditEvent =
   | { type: 'problem'; message: string; lineNumber: number }
   /** The answer ended; `truncated` if it stopped mid-edit (interrupt, dropped stream). */
   | { type: 'done'; truncated: boolean };
+
+/** A preview for the screen of what is still arriving (an unfinished hunk line, the prose tail): it depends on where deltas split, and says nothing the answer says. */
+export function isScreenPreview(event: EditEvent): boolean {
+  return event.type === 'hunk-partial' || event.type === 'prose-partial';
+}
+
+/** The events about files and hunks (a hunk board's), not the prose or problems around them. */
+export type HunkStreamEvent = Exclude<EditEvent, { type: 'prose' | 'prose-partial' | 'problem' }>;
+
+export function isHunkStreamEvent(event: EditEvent): event is HunkStreamEvent {
+  return event.type !== 'prose' && event.type !== 'prose-partial' && event.type !== 'problem';
+}
 
 /** The parser's whole result, built from its events (used by tests and the edit session). */
 export interface ParsedAnswer {

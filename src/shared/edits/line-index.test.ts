@@ -29,6 +29,12 @@ describe('LineIndex', () => {
     }
   });
 
+  it('tells apart long lines that differ only in their middle (lines are hashed by their ends)', () => {
+    const lines = Array.from({ length: 3000 }, (_, index) => `${'a'.repeat(40)}${String(index).padStart(5, '0')}${'b'.repeat(40)}`);
+    expect(matches(lines, [lines[1234]!, lines[1235]!])).toEqual([1234]);
+    expect(matches(lines, [`${'a'.repeat(40)}99999${'b'.repeat(40)}`])).toEqual([]);
+  });
+
   it('tells lines apart whose hashes collide only by comparing them whole', () => {
     // Whatever the hash, a candidate is compared in full: a different line never matches.
     const lines = Array.from({ length: 5000 }, (_, index) => `line ${index}`);

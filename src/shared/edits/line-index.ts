@@ -3,24 +3,67 @@
  *
  * An answer may hold a thousand hunks for one file: matching each by a pass over the
  * whole file is hunks × lines. A LineIndex is built once per file version (and
- * normalization), in one pass plus a sort, and then a hunk costs its own lines plus the
- * places its rarest line occurs. When even its rarest line is so common that checking
- * every place would cost more than a scan (a hunk of `}` and blank lines), the search
- * falls back to the linear scan (Knuth–Morris–Pratt): never worse than before.
+ * normalization), in one pass plus a radix sort (linear), and then a hunk costs its own
+ * lines plus the places its rarest line occurs. When even its rarest line is so common
+ * that checking every place would cost more than a scan (a hunk of `}` and blank lines),
+ * the search falls back to the linear scan (Knuth–Morris–Pratt): never worse than before.
  */
 import { countWork } from '../work-meter';
 import { occurrences } from './linear-search';
 
-/** FNV-1a over UTF-16 code units: cheap, and only ever a filter (candidates are compared whole). */
+/** Characters of a line hashed from its start, and from its end: past both, only its length counts (see hashLine). */
+const HASHED_HEAD = 16;
+const HASHED_TAIL = 16;
+
+/**
+ * FNV-1a over a line's first HASHED_HEAD and last HASHED_TAIL UTF-16 code units and its
+ * length: cheap, bounded per line (a minified line of a megabyte costs what a short one
+ * does), and only ever a filter — candidates are compared whole.
+ */
 function hashLine(line: string): number {
-  countWork(line.length + 1);
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < line.length; index += 1) {
-    hash ^= line.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  // As an int32, like the Int32Array it is compared with (the empty line never went through imul).
+  const length = line.length;
+  const head = Math.min(length, HASHED_HEAD);
+  const tail = Math.max(head, length - HASHED_TAIL);
+  countWork(head + (length - tail) + 1);
+  let hash = 0x811c9dc5 ^ length;
+  for (let index = 0; index < head; index += 1) hash = Math.imul(hash ^ line.charCodeAt(index), 0x01000193);
+  for (let index = tail; index < length; index += 1) hash = Math.imul(hash ^ line.charCodeAt(index), 0x01000193);
+  // As an int32, like the Int32Array it is compared with.
   return hash | 0;
+}
+
+/**
+ * Line numbers sorted by (hash, line number): a least-significant-digit radix sort, a byte
+ * per pass, stable, so equal hashes keep file order. Signed order, as the Int32Array compares.
+ */
+function sortedByHash(hashes: Int32Array): Int32Array {
+  let order = new Int32Array(hashes.length);
+  for (let index = 0; index < order.length; index += 1) order[index] = index;
+  let next = new Int32Array(hashes.length);
+  const starts = new Int32Array(256);
+  for (let shift = 0; shift < 32; shift += 8) {
+    starts.fill(0);
+    // The sign bit flipped: negative hashes sort first.
+    for (let line = 0; line < hashes.length; line += 1) {
+      const digit = ((hashes[line]! ^ 0x80000000) >>> shift) & 255;
+      starts[digit] = starts[digit]! + 1;
+    }
+    let start = 0;
+    for (let digit = 0; digit < 256; digit += 1) {
+      const count = starts[digit]!;
+      starts[digit] = start;
+      start += count;
+    }
+    for (let index = 0; index < order.length; index += 1) {
+      const line = order[index]!;
+      const digit = ((hashes[line]! ^ 0x80000000) >>> shift) & 255;
+      next[starts[digit]!] = line;
+      starts[digit] = starts[digit]! + 1;
+    }
+    [order, next] = [next, order];
+  }
+  countWork(4 * (2 * order.length + 256));
+  return order;
 }
 
 export class LineIndex {
@@ -31,11 +74,7 @@ export class LineIndex {
   constructor(readonly lines: readonly string[]) {
     const hashes = new Int32Array(lines.length);
     for (let index = 0; index < lines.length; index += 1) hashes[index] = hashLine(lines[index]!);
-    const order = new Int32Array(lines.length);
-    for (let index = 0; index < order.length; index += 1) order[index] = index;
-    // A comparison sort: n log n comparisons.
-    countWork(Math.ceil(lines.length * Math.log2(lines.length + 1)));
-    order.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+    const order = sortedByHash(hashes);
     this.order = order;
     this.sortedHashes = new Int32Array(order.length);
     for (let index = 0; index < order.length; index += 1) this.sortedHashes[index] = hashes[order[index]!]!;

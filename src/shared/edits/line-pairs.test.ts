@@ -9,6 +9,12 @@ describe('placesOfAdded', () => {
     expect(placesOfAdded([], ['a'])).toEqual([null]);
   });
 
+  it('gives one removed line to the first added line equal to it, else to the first added line (a table or not)', () => {
+    expect(placesOfAdded(['b'], ['a', 'b', 'b'])).toEqual([null, 0, null]);
+    expect(placesOfAdded(['x'], ['a', 'b'])).toEqual([0, null]);
+    expect(placesOfAdded(['x'], ['x'])).toEqual([0]);
+  });
+
   it('pairs long runs in order only, without a table', () => {
     const removed = Array.from({ length: 1000 }, (_, index) => `r${index}`);
     const added = Array.from({ length: 1001 }, (_, index) => (index === 0 ? 'r999' : `a${index}`));

@@ -14,7 +14,7 @@ const MAX_CELLS = 250_000;
 /** For each of `added`, the index in `removed` of the line it replaces, or null. */
 export function placesOfAdded(removed: readonly string[], added: readonly string[]): Array<number | null> {
   const places: Array<number | null> = added.map(() => null);
-  const common = removed.length > 0 && added.length > 0 && removed.length * added.length <= MAX_CELLS ? commonLines(removed, added) : [];
+  const common = removed.length === 1 ? onlyPair(removed[0]!, added) : removed.length > 0 && added.length > 0 && removed.length * added.length <= MAX_CELLS ? commonLines(removed, added) : [];
   // Between two unchanged lines (and before the first, after the last), added lines take
   // the places of the removed ones in order.
   let removedFrom = 0;
@@ -26,6 +26,12 @@ export function placesOfAdded(removed: readonly string[], added: readonly string
     addedFrom = addedAt + 1;
   }
   return places;
+}
+
+/** With one removed line (the common change), the longest common subsequence without a table: it and the first added line equal to it. */
+function onlyPair(removed: string, added: readonly string[]): Array<[number, number]> {
+  const at = added.indexOf(removed);
+  return at === -1 ? [] : [[0, at]];
 }
 
 /** The pairs (removed index, added index) of a longest common subsequence of equal lines. */

@@ -14,18 +14,27 @@ const PIECES_PER_CHUNK = 1024;
 export const HEAD_CHARACTERS = 512;
 
 export class UnfinishedLine {
+  /** What came past the head: joined chunks, then pieces. */
   private chunks: string[] = [];
   private pieces: string[] = [];
-  /** The line's first HEAD_CHARACTERS characters so far: cheap to read however long it grows. */
+  /** The line's first HEAD_CHARACTERS characters so far: cheap to read however long it grows (most lines are all head). */
   head = '';
 
   get isEmpty(): boolean {
-    return this.pieces.length === 0 && this.chunks.length === 0;
+    return this.head === '' && this.pieces.length === 0 && this.chunks.length === 0;
   }
 
   add(piece: string): void {
     countWork(piece.length);
-    if (this.head.length < HEAD_CHARACTERS) this.head += piece.slice(0, HEAD_CHARACTERS - this.head.length);
+    const room = HEAD_CHARACTERS - this.head.length;
+    if (piece.length <= room) {
+      this.head += piece;
+      return;
+    }
+    if (room > 0) {
+      this.head += piece.slice(0, room);
+      piece = piece.slice(room);
+    }
     this.pieces.push(piece);
     if (this.pieces.length === PIECES_PER_CHUNK) {
       this.chunks.push(this.pieces.join(''));
@@ -35,7 +44,7 @@ export class UnfinishedLine {
 
   /** The line so far, which is forgotten. */
   take(): string {
-    const text = this.chunks.length === 0 ? this.pieces.join('') : this.chunks.join('') + this.pieces.join('');
+    const text = this.head + (this.chunks.length === 0 ? this.pieces.join('') : this.chunks.join('') + this.pieces.join(''));
     countWork(text.length + this.chunks.length + this.pieces.length);
     this.chunks = [];
     this.pieces = [];

@@ -11,10 +11,14 @@
  * marks also carry `detail.paintedAtEpochMs`, for latencies measured from another process.
  */
 
+import { afterNextPaint } from './after-paint';
+
 type ElementMark = 'flint:hunk-painted' | 'flint:bar-painted';
 const waiting = new Map<string, { sinceEpochMs: number; mark: ElementMark }>();
 /** Identifiers whose first DOM insertion was marked (an element drawn twice, as a hunk's preview then its card, counts once). */
 const inDom = new Set<string>();
+/** Who waits for an identifier's paint to be on record (see onceElementPainted). */
+const paintListeners = new Map<string, () => void>();
 let observing = false;
 
 interface ElementTiming extends PerformanceEntry {
@@ -38,17 +42,52 @@ export function markElementPainted(element: Element, identifier: string, sinceEp
         waiting.delete(entry.identifier);
         const paintedAtEpochMs = performance.timeOrigin + (entry.paintTime ?? entry.renderTime);
         performance.mark(wait.mark, { detail: { latencyMs: paintedAtEpochMs - wait.sinceEpochMs, paintedAtEpochMs } });
+        const listener = paintListeners.get(entry.identifier);
+        paintListeners.delete(entry.identifier);
+        listener?.();
       }
     }).observe({ type: 'element', buffered: true });
   }
   element.setAttribute('elementtiming', identifier);
   if (inDom.has(identifier)) return;
   // Bounded: an identifier is marked within a frame or two of its first use.
-  if (inDom.size > 1000) inDom.clear();
+  if (inDom.size > 1000) {
+    inDom.clear();
+    paintListeners.clear();
+  }
   inDom.add(identifier);
   waiting.set(identifier, { sinceEpochMs, mark });
   // Flint's own share: from `sinceEpochMs` to the DOM holding the element (the rest is the frame).
-  if (mark === 'flint:hunk-painted') performance.mark('flint:hunk-dom', { detail: { latencyMs: performance.timeOrigin + performance.now() - sinceEpochMs } });
+  if (mark === 'flint:hunk-painted') markLatency('flint:hunk-dom', performance.timeOrigin + performance.now() - sinceEpochMs);
+}
+
+const queuedMarks: Array<{ name: string; latencyMs: number }> = [];
+
+/**
+ * Records a latency measured now as a mark, made after the next paint: performance.mark
+ * clones its detail (a tenth of a millisecond or more), which must not delay the frame
+ * that shows what is being timed.
+ */
+export function markLatency(name: 'flint:hunk-dom' | 'flint:hunk-received', latencyMs: number): void {
+  if (queuedMarks.push({ name, latencyMs }) > 1) return;
+  afterNextPaint(() => {
+    for (const { name: queued, latencyMs: latency } of queuedMarks.splice(0)) performance.mark(queued, { detail: { latencyMs: latency } });
+  });
+}
+
+/**
+ * Runs `run` once the paint of the element marked as `identifier` is on record; returns
+ * a function that cancels it, or null if that cannot be known (no Element Timing, an
+ * identifier not waiting for its paint). Chromium reports an element's paint only if it
+ * is still in the document when the frame is presented: an element that replaces another
+ * can wait for this before removing it.
+ */
+export function onceElementPainted(identifier: string, run: () => void): (() => void) | null {
+  if (!observing || !waiting.has(identifier)) return null;
+  paintListeners.set(identifier, run);
+  return () => {
+    if (paintListeners.get(identifier) === run) paintListeners.delete(identifier);
+  };
 }
 
 export function markPainted(name: 'flint:edit-painted', sinceEpochMs: number): void {

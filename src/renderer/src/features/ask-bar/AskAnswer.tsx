@@ -3,6 +3,7 @@
  * Markdown, a pointer to the diff pane when it proposes changes, and how the latest turn
  * ended (an error, or stopped).
  */
+import type { Ref } from 'react';
 import { isMac } from '../../lib/platform';
 import type { AnswerView } from '../edits/answer-view';
 import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
@@ -10,12 +11,13 @@ import { reviewKeyLabels } from '../review/review-keys';
 
 const keys = reviewKeyLabels(isMac);
 
-export function AskAnswer({ view }: { view: AnswerView }) {
+/** `scrollRef`: the bar follows the stream in this view (use-follow-stream.ts; its control is the bar's). */
+export function AskAnswer({ view, scrollRef }: { view: AnswerView; scrollRef?: Ref<HTMLDivElement> }) {
   const isStreaming = view.status === 'streaming';
   const hunkCount = view.order.length;
   const latest = view.turns.at(-1);
   return (
-    <div className="ask-bar-answer" aria-label="Answer" aria-live="polite" aria-busy={isStreaming}>
+    <div ref={scrollRef} className="ask-bar-answer" aria-label="Answer" aria-live="polite" aria-busy={isStreaming}>
       {view.turns.map((turn) => (
         <div key={turn.index} className={`ask-bar-turn is-${turn.status}`}>
           {view.turns.length > 1 && (
@@ -23,7 +25,7 @@ export function AskAnswer({ view }: { view: AnswerView }) {
               <span className="ask-bar-meta">{turn.kind === 'redirect' ? 'Redirect' : turn.kind === 'queued' ? 'Queued' : turn.kind === 'follow-up' ? 'Follow-up' : 'You'}:</span> {turn.text}
             </p>
           )}
-          {turn.prose.trim() ? <MarkdownAnswer text={turn.prose} /> : turn.status === 'streaming' ? <p className="ask-bar-meta">Thinking…</p> : null}
+          {(turn.prose + (turn.proseTail ?? '')).trim() ? <MarkdownAnswer text={turn.prose} tail={turn.proseTail} /> : turn.status === 'streaming' ? <p className="ask-bar-meta">Thinking…</p> : null}
           {turn.status === 'redirected' && <p className="ask-bar-meta">Redirected.</p>}
           {turn.status === 'queued' && <p className="ask-bar-meta">Queued: sent when the answer above ends.</p>}
         </div>

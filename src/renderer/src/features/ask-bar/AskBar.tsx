@@ -15,6 +15,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useFocusTrap } from '../../lib/use-focus-trap';
 import type { AnswerHandle } from '../edits/use-answer';
+import { NewTextBelow } from '../follow-stream/NewTextBelow';
+import { useFollowStream } from '../follow-stream/use-follow-stream';
 import { AskAnswer } from './AskAnswer';
 import { AskBarTitle, BlockerNote, FocusChip, WindowNote } from './AskBarScope';
 import { DeepModelNote } from './DeepModelNote';
@@ -63,6 +65,8 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
   const change = scope?.recentChange ?? null;
   const completion = useMentionCompletion(draft, setDraft, inputRef, files);
   const isProject = scope?.subject === 'project';
+  // The answer follows its stream; a new turn or conversation (the user just sent it) comes into view.
+  const follow = useFollowStream(`${view?.sessionId}:${view?.turns.at(-1)?.index}`);
 
   return (
     <div ref={dialogRef} className={`ask-bar${hasProject ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
@@ -102,7 +106,9 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
       <DeepModelNote refusal={answer.refusal} draft={draft} onOpenSettings={onOpenSettings} />
       {canFollowUp && <ModeNote followsUp={followsUp} title={view.title} />}
       <AskHints isStreaming={isStreaming} shortcutLabel={shortcutLabel} systemWide={systemWide} draftLength={draft.length} />
-      {isAnswerShown && view && <AskAnswer view={view} />}
+      {isAnswerShown && view && <AskAnswer view={view} scrollRef={follow.scrollRef} />}
+      {/* Out of the answer's live region, over its bottom; once it is gone, the focus trap gives focus back to the input. */}
+      {isAnswerShown && view && <NewTextBelow follow={follow} />}
     </div>
   );
 }

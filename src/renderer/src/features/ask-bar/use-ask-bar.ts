@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type 
 import { matchesKeyPress, parseAccelerator } from '../../../../shared/accelerator';
 import type { AskFocus, AskScope, AskSubject } from '../../../../shared/ask-types';
 import { parseMentions } from '../../../../shared/mentions';
+import { afterNextPaint } from '../../lib/after-paint';
 import { flint } from '../../lib/flint';
 import { isMac } from '../../lib/platform';
 import { preloadMarkdown } from '../markdown/LazyMarkdownAnswer';
@@ -56,7 +57,8 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
   const open = useCallback(
     (sinceEpochMs?: number) => {
       setOpen(true);
-      preloadMarkdown();
+      // Not before the bar is painted: compiling the chunk the first time is a long task.
+      afterNextPaint(preloadMarkdown);
       setOpenCount((count) => count + 1);
       setOpenedAt(sinceEpochMs ?? performance.timeOrigin + performance.now());
       // A new opening starts from the default focus (the lines selected, else the lines just changed) and the current file.

@@ -2,16 +2,18 @@
  * The conversation on screen in the diff pane: a sticky header (what waits for a decision,
  * streaming progress, Accept all / Reject all), then each turn — the user's words, the
  * model's prose and hunks, how the turn went — and notes about the model's output.
- * Follows the stream while the user is at the bottom: scrolled from a ResizeObserver, which
- * runs once layout is done, so no update pays for a forced layout to scroll.
+ * Follows the stream while the user is at the bottom; scrolled up, it stays put and offers
+ * "New text below" (features/follow-stream).
  */
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useMemo } from 'react';
 import { isUndecided } from '../../../../shared/edits/hunk-state';
+import { NewTextBelow } from '../follow-stream/NewTextBelow';
+import { useFollowStream } from '../follow-stream/use-follow-stream';
 import type { ReviewHandle } from '../review/use-review';
 import { reviewSummary } from '../review/review-order';
 import { describeAnswerStatus, pendingHunkCount, type AnswerView } from './answer-view';
 import type { HunkCardActions } from './HunkCard';
-import { rateFigure } from './output-rate';
+import { RateFigure } from './RateFigure';
 import { TurnBlock } from './TurnBlock';
 import type { AnswerHandle } from './use-answer';
 
@@ -23,11 +25,9 @@ export interface AnswerBlockProps {
   onOpenSettings: () => void;
 }
 
-/** Within this many pixels of the bottom counts as "at the bottom" (following). */
-const FOLLOW_SLACK_PX = 40;
-
 export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: AnswerBlockProps) {
-  const { scrollRef, contentRef, onScroll } = useFollowStream();
+  // A new turn is the user's own act (a follow-up, a queued message, a retry): it comes into view.
+  const follow = useFollowStream(String(view.turns.at(-1)?.index ?? 0));
   // Stable while the answer streams: memoized cards re-render only when their hunk changes.
   const { revert } = answer;
   const { decide, select } = review;
@@ -37,38 +37,18 @@ export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: Answ
   );
 
   return (
-    <div ref={scrollRef} className="edit-session" data-session={view.sessionId} onScroll={onScroll}>
+    <div ref={follow.scrollRef} className="edit-session" data-session={view.sessionId} tabIndex={-1}>
       <AnswerBar view={view} answer={answer} keys={keys} onAcceptAll={() => void review.acceptAll()} onShortcuts={review.openSheet} />
-      <div ref={contentRef} aria-live="polite">
+      <div aria-live="polite">
         {view.turns.map((turn) => (
           <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} currentHunk={review.current} cardActions={cardActions} onOpenSettings={onOpenSettings} />
         ))}
       </div>
       {view.problems.length > 0 && <ProblemNotes problems={view.problems} />}
+      {/* Sticky over the bottom, out of the live region; focus goes to the pane (tabIndex -1) once it is gone. */}
+      <NewTextBelow follow={follow} focusAfterRef={follow.viewRef} />
     </div>
   );
-}
-
-/** Keeps the pane at the bottom as its content grows, until the user scrolls up. */
-function useFollowStream() {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const contentRef = useRef<HTMLDivElement>(null);
-  const followRef = useRef(true);
-  useEffect(() => {
-    const pane = scrollRef.current;
-    const content = contentRef.current;
-    if (!pane || !content) return;
-    const observer = new ResizeObserver(() => {
-      if (followRef.current) pane.scrollTop = pane.scrollHeight;
-    });
-    observer.observe(content);
-    return () => observer.disconnect();
-  }, []);
-  const onScroll = (event: React.UIEvent<HTMLDivElement>): void => {
-    const element = event.currentTarget;
-    followRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK_PX;
-  };
-  return { scrollRef, contentRef, onScroll };
 }
 
 interface AnswerBarProps {
@@ -83,8 +63,6 @@ interface AnswerBarProps {
 function AnswerBar({ view, answer, keys, onAcceptAll, onShortcuts }: AnswerBarProps) {
   const acceptable = pendingHunkCount(view);
   const summary = reviewSummary(view);
-  // Main's figure, as it streams (an estimate) and once it ended (measured): output-rate.ts.
-  const rate = rateFigure(useSyncExternalStore(answer.rates.onDidChange, answer.rates.current), view.turns);
   return (
     <div className="edit-session-bar">
       <div className="edit-session-facts">
@@ -97,7 +75,8 @@ function AnswerBar({ view, answer, keys, onAcceptAll, onShortcuts }: AnswerBarPr
             {summary.streaming > 0 ? ` · ${summary.streaming} streaming` : ''}
           </span>
         )}
-        {rate !== null && <span className="review-rate">{rate}</span>}
+        {/* Main's figure, as it streams (an estimate) and once it ended (measured): output-rate.ts. */}
+        <RateFigure rates={answer.rates} turns={view.turns} />
       </div>
       <div className="edit-session-actions">
         <button type="button" onClick={onAcceptAll} disabled={acceptable === 0} title={`Accepts every ready hunk except those a redirect superseded (${keys.acceptAll}); one Undo takes them all back`}>

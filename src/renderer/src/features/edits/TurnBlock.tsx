@@ -46,9 +46,9 @@ export function TurnBlock({ view, turn, answer, currentHunk, cardActions, onOpen
           Told the model: {turn.note}
         </p>
       )}
-      {turn.prose.trim() && (
+      {(turn.prose + (turn.proseTail ?? '')).trim() && (
         <div className="edit-prose" aria-label="Answer">
-          <MarkdownAnswer text={turn.prose} />
+          <MarkdownAnswer text={turn.prose} tail={turn.proseTail} />
         </div>
       )}
       {current.map(card)}

@@ -30,6 +30,18 @@ const turn = (index: number, extra: Partial<TurnView> = {}): Omit<TurnView, 'pro
 const update = (extra: Partial<AnswerUpdate> = {}): AnswerUpdate => ({ sessionId: 's1', hunks: [], ...extra });
 
 describe('applyAnswerUpdate', () => {
+  it('shows a turn’s tail after its prose: appended, replaced, ended by the turn’s next prose line, kept through a change of its fields', () => {
+    let view = applyAnswerUpdate(startedAnswer('s1'), update({ turns: [turn(1)], proseTail: [{ turn: 1, text: 'Hel', replace: false }] }))!;
+    expect(view.turns[0]).toMatchObject({ prose: '', proseTail: 'Hel' });
+    view = applyAnswerUpdate(view, update({ turns: [turn(1, { startedAtEpochMs: 5 })], proseTail: [{ turn: 1, text: 'lo', replace: false }] }))!;
+    expect(view.turns[0]).toMatchObject({ prose: '', proseTail: 'Hello', startedAtEpochMs: 5 });
+    view = applyAnswerUpdate(view, update({ prose: [{ turn: 1, text: 'Hello\n' }], proseTail: [{ turn: 1, text: 'W', replace: false }] }))!;
+    expect(view.turns[0]).toMatchObject({ prose: 'Hello\n', proseTail: 'W' });
+    view = applyAnswerUpdate(view, update({ proseTail: [{ turn: 1, text: '', replace: true }] }))!;
+    expect(view.turns[0]!.prose).toBe('Hello\n');
+    expect(view.turns[0]!.proseTail).toBeUndefined();
+  });
+
   it('returns the same view for a batch that only brings lines or a line still arriving (React renders nothing)', () => {
     const view = applyAnswerUpdate(startedAnswer('s1'), update({ hunks: [hunk('1.0', { message: 'm' })] }))!;
     const lines = applyAnswerUpdate(view, update({ hunks: [hunk('1.0', { message: 'm', appendLines: [{ kind: 'add', text: 'x' }], partialLine: { kind: 'add', text: 'y' } })] }));

@@ -36,7 +36,7 @@ export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpda
   if (update.full) return applyAnswerUpdate(startedAnswer(update.sessionId, update.full.title), { ...update, full: undefined });
   if (!current || current.sessionId !== update.sessionId) return current;
   const changed = update.hunks.filter((hunk) => !sameMeta(current.hunks[hunk.id], hunk));
-  const onlyLines = changed.length === 0 && update.turns === undefined && update.prose === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
+  const onlyLines = changed.length === 0 && update.turns === undefined && update.prose === undefined && update.proseTail === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
   if (onlyLines) return current;
   const hunks = { ...current.hunks };
   const order = [...current.order];
@@ -64,16 +64,27 @@ function sameMeta(meta: HunkMeta | undefined, update: HunkUpdate): boolean {
   return keys.length === Object.keys(meta).length && keys.every((key) => meta[key] === update[key]);
 }
 
+/** Turns' fields, then prose lines (which end their turn's tail), then the tails after them. */
 function applyTurns(turns: readonly TurnView[], update: AnswerUpdate): TurnView[] {
-  if (!update.turns && !update.prose) return turns as TurnView[];
+  if (!update.turns && !update.prose && !update.proseTail) return turns as TurnView[];
   const next = [...turns];
   for (const meta of update.turns ?? []) {
     const position = meta.index - 1;
-    next[position] = { ...meta, prose: next[position]?.prose ?? '' };
+    const before = next[position];
+    next[position] = { ...meta, prose: before?.prose ?? '', ...(before?.proseTail ? { proseTail: before.proseTail } : {}) };
   }
   for (const piece of update.prose ?? []) {
     const turn = next[piece.turn - 1];
-    if (turn) next[piece.turn - 1] = { ...turn, prose: turn.prose + piece.text };
+    if (!turn) continue;
+    const { proseTail: _ended, ...rest } = turn;
+    next[piece.turn - 1] = { ...rest, prose: turn.prose + piece.text };
+  }
+  for (const tail of update.proseTail ?? []) {
+    const turn = next[tail.turn - 1];
+    if (!turn) continue;
+    const { proseTail: before = '', ...rest } = turn;
+    const text = tail.replace ? tail.text : before + tail.text;
+    next[tail.turn - 1] = text ? { ...rest, proseTail: text } : rest;
   }
   return next;
 }

@@ -5,20 +5,26 @@
  * first paint (the bench's first_hunk_paint, timed to its head's paint).
  */
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
-import { markElementPainted } from '../../lib/paint-marks';
+import { markElementPainted, onceElementPainted } from '../../lib/paint-marks';
 import { HunkEditor } from './hunk-editor';
 import type { HunkLineStore } from './hunk-line-store';
+import { afterNextPaint } from '../../lib/after-paint';
+
+/** The longest a card waits for its preview's paint to be on record (see whenPainted). */
+const PAINT_RECORD_WAIT_MS = 500;
 
 export class HunkPreviews {
   private readonly shown = new Map<string, { card: HTMLElement; editor: HunkEditor }>();
+  /** The paint identifiers of the previews drawn since whenPainted was last asked. */
+  private drawn: string[] = [];
 
   constructor(private readonly store: HunkLineStore) {}
 
-  /** Draws `hunk` if it streams, no card follows it yet and its turn's place is on screen. */
-  take(hunk: HunkUpdate): void {
-    if (hunk.state !== 'streaming' || this.store.isFollowed(hunk.id) || this.shown.has(hunk.id)) return;
+  /** Draws `hunk` if it streams, no card follows it yet and its turn's place is on screen; true if it drew it now. */
+  take(hunk: HunkUpdate): boolean {
+    if (hunk.state !== 'streaming' || this.store.isFollowed(hunk.id) || this.shown.has(hunk.id)) return false;
     const place = document.querySelector<HTMLElement>(`.hunk-previews[data-turn="${hunk.turn}"]`);
-    if (!place) return;
+    if (!place) return false;
     const card = document.createElement('article');
     card.className = 'hunk-card is-streaming is-preview';
     // Its React card, a frame later, is the one assistive technology reads.
@@ -42,8 +48,47 @@ export class HunkPreviews {
     this.store.listen(hunk.id, editor);
     place.append(card);
     // The hunk is on screen when its card's head (its path) is: timed from its first byte.
-    if (hunk.firstByteAtEpochMs !== undefined) markElementPainted(path, `hunk:${hunk.id}@${hunk.firstByteAtEpochMs}`, hunk.firstByteAtEpochMs);
+    if (hunk.firstByteAtEpochMs !== undefined) {
+      const identifier = `hunk:${hunk.id}@${hunk.firstByteAtEpochMs}`;
+      markElementPainted(path, identifier, hunk.firstByteAtEpochMs);
+      this.drawn.push(identifier);
+    }
     this.shown.set(hunk.id, { card, editor });
+    return true;
+  }
+
+  /**
+   * Runs `run` once the previews drawn so far are painted and their paint is on record —
+   * their React cards, which remove them, wait for this: Chromium drops the paint of an
+   * element gone by the time its frame is presented — or after PAINT_RECORD_WAIT_MS; where
+   * that cannot be known, after the next frame. Returns a function that cancels it.
+   */
+  whenPainted(run: () => void): () => void {
+    const identifiers = this.drawn;
+    this.drawn = [];
+    let left = 0;
+    let done = false;
+    const cancels: Array<() => void> = [];
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      for (const cancel of cancels) cancel();
+      run();
+    };
+    for (const identifier of identifiers) {
+      const cancel = onceElementPainted(identifier, () => --left === 0 && finish());
+      if (cancel === null) continue;
+      left += 1;
+      cancels.push(cancel);
+    }
+    if (left === 0) return afterNextPaint(run);
+    const timer = setTimeout(finish, PAINT_RECORD_WAIT_MS);
+    return () => {
+      done = true;
+      clearTimeout(timer);
+      for (const cancel of cancels) cancel();
+    };
   }
 
   /** The React card for `id` mounted: it takes the drawing (or null if there was none). */
@@ -59,5 +104,6 @@ export class HunkPreviews {
   clear(): void {
     for (const { card } of this.shown.values()) card.remove();
     this.shown.clear();
+    this.drawn = [];
   }
 }

@@ -35,6 +35,9 @@ export class OutputRateStore {
   }
 }
 
+/** As toLocaleString() writes numbers, made once: toLocaleString builds a formatter per call, and this runs per batch. */
+const NUMBER = new Intl.NumberFormat();
+
 /**
  * The pane's figure: "≈ 25 tok/s" while the latest turn streams, "25 tok/s" once measured;
  * none for an earlier turn's rate (a follow-up has not started to stream yet) or too short a stream.
@@ -42,6 +45,6 @@ export class OutputRateStore {
 export function rateFigure(rate: OutputRate | null, turns: readonly Pick<TurnView, 'index' | 'status'>[]): string | null {
   const latest = turns.findLast((turn) => turn.status !== 'queued');
   if (!rate || rate.turn !== latest?.index || rate.tokensPerSecond === null) return null;
-  const figure = `${rate.tokensPerSecond.toLocaleString()} tok/s`;
+  const figure = `${NUMBER.format(rate.tokensPerSecond)} tok/s`;
   return rate.measured ? figure : `≈ ${figure}`;
 }

@@ -43,7 +43,7 @@ vi.mock('../../lib/flint', () => ({
   },
 }));
 vi.mock('../../lib/serve-bridge', () => ({ RECONNECTED_EVENT: 'flint:reconnected' }));
-vi.mock('../../lib/paint-marks', () => ({ markPainted: () => undefined }));
+vi.mock('../../lib/paint-marks', () => ({ markPainted: () => undefined, markLatency: () => undefined }));
 
 describe('useAnswer: a new question and the history list', () => {
   it('the first question in an empty history shows every line main sent, even when the history list arrives before askModel answers', async () => {

@@ -16,6 +16,7 @@ import { applyAnswerUpdate, startedAnswer, type AnswerView } from './answer-view
 import { HunkLineStore } from './hunk-line-store';
 import { OutputRateStore } from './output-rate';
 import { applyLines, useConversationSync, type AnswerRefs } from './use-conversation-sync';
+import { ViewUpdates } from './view-updates';
 
 export type AnswerHandle = ReturnType<typeof useAnswer>;
 
@@ -50,6 +51,9 @@ export function useAnswer(onError: (message: string) => void) {
   const refusals = useAskRefusal();
   const storeRef = useRef(new HunkLineStore());
   const ratesRef = useRef(new OutputRateStore());
+  const viewsRef = useRef<ViewUpdates | null>(null);
+  // A drawn hunk's card waits for the preview's paint (hunk-previews.ts).
+  viewsRef.current ??= new ViewUpdates(setView, (run) => storeRef.current.previews.whenPainted(run));
   const refs: AnswerRefs = {
     store: storeRef.current,
     rates: ratesRef.current,
@@ -57,6 +61,7 @@ export function useAnswer(onError: (message: string) => void) {
     askedAt: useRef<number | null>(null),
     loading: useRef<string | null>(null),
     early: useRef<AnswerUpdate[] | null>(null),
+    views: viewsRef.current,
   };
   const { show } = useConversationSync(refs, setView, setConversations, onError);
 
@@ -134,6 +139,7 @@ function askedAbout(scope: AnswerScope | undefined) {
 function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early: readonly AnswerUpdate[], setView: (view: AnswerView | null) => void): void {
   refs.store.clear();
   refs.rates.clear();
+  refs.views.drop();
   refs.sessionId.current = sessionId;
   refs.loading.current = null;
   remember('conversation', '', sessionId);

@@ -10,12 +10,13 @@
 import { useCallback, useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { AnswerUpdate, ConversationSummary } from '../../../../shared/ask-types';
 import { flint } from '../../lib/flint';
-import { markPainted } from '../../lib/paint-marks';
+import { markLatency, markPainted } from '../../lib/paint-marks';
 import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
 import { isString, recall, remember } from '../../lib/tab-memory';
 import { applyAnswerUpdate, type AnswerView } from './answer-view';
 import type { HunkLineStore } from './hunk-line-store';
 import type { OutputRateStore } from './output-rate';
+import type { ViewUpdates } from './view-updates';
 
 /** The mutable side of the conversation on screen, shared by the subscription and the requests. */
 export interface AnswerRefs {
@@ -30,6 +31,8 @@ export interface AnswerRefs {
   loading: RefObject<string | null>;
   /** While a new question is asked: updates of conversations not on screen, kept for the one it starts. */
   early: RefObject<AnswerUpdate[] | null>;
+  /** How batches reach the view (after the paint of a hunk they drew: view-updates.ts). */
+  views: ViewUpdates;
 }
 
 /** The tab's choice of conversation survives a reload (ids are unique: one not in the list is passed over). */
@@ -41,7 +44,7 @@ export function useConversationSync(
   setConversations: (list: ConversationSummary[]) => void,
   onError: (message: string) => void,
 ) {
-  const { store, rates, sessionId, askedAt, loading, early } = refs;
+  const { store, rates, sessionId, askedAt, loading, early, views } = refs;
 
   /** Shows a conversation of the history: its whole state from main. */
   const show = useCallback(async (id: string): Promise<void> => {
@@ -51,6 +54,7 @@ export function useConversationSync(
     const result = await flint.getConversation({ sessionId: id });
     if (loading.current !== id) return;
     loading.current = null;
+    views.drop();
     if (!result.ok) {
       sessionId.current = null;
       setView(null);
@@ -74,6 +78,7 @@ export function useConversationSync(
     };
     const forget = (): void => {
       sessionId.current = null;
+      views.drop();
       setView(null);
     };
     const subscriptions = [
@@ -82,7 +87,7 @@ export function useConversationSync(
         requestAnimationFrame(() => void flint.acknowledgeAnswer({ sessionId: update.sessionId }));
         if (update.sessionId !== sessionId.current) return void early.current?.push(update);
         if (loading.current === update.sessionId) return;
-        applyLines(store, update);
+        const drewHunk = applyLines(store, update);
         rates.take(update);
         if (update.status === 'complete' && askedAt.current !== null) {
           markPainted('flint:edit-painted', askedAt.current);
@@ -90,7 +95,7 @@ export function useConversationSync(
         }
         // A batch of lines only returns the same view: React renders nothing for it (a
         // transition instead measured worse: its slices keep the thread busy longer).
-        setView((current) => applyAnswerUpdate(current, update));
+        views.take(update, drewHunk);
       }),
       flint.on('ask:conversations', (list) => {
         setConversations(list);
@@ -116,19 +121,23 @@ export function useConversationSync(
 /**
  * Takes a batch's lines and previews into the store, drawing a new hunk at once (before
  * React renders its card), and marks when each hunk's first update reaches the renderer.
+ * True if it drew a new hunk.
  */
-export function applyLines(store: HunkLineStore, update: AnswerUpdate, draw = true): void {
+export function applyLines(store: HunkLineStore, update: AnswerUpdate, draw = true): boolean {
   const now = performance.timeOrigin + performance.now();
-  for (const hunk of update.hunks) {
-    if (hunk.firstByteAtEpochMs !== undefined && hunk.state === 'streaming' && !store.isFollowed(hunk.id) && store.linesOf(hunk.id).length === 0) {
-      performance.mark('flint:hunk-received', { detail: { latencyMs: now - hunk.firstByteAtEpochMs } });
-    }
+  const isNew = (hunk: AnswerUpdate['hunks'][number]): boolean => hunk.state === 'streaming' && !store.isFollowed(hunk.id) && store.linesOf(hunk.id).length === 0;
+  // New hunks first: their first row is what the user waits for; the rest only grows what is on screen.
+  const hunks = update.hunks.length > 1 && update.hunks.some(isNew) ? [...update.hunks.filter(isNew), ...update.hunks.filter((hunk) => !isNew(hunk))] : update.hunks;
+  let drew = false;
+  for (const hunk of hunks) {
+    if (hunk.firstByteAtEpochMs !== undefined && isNew(hunk)) markLatency('flint:hunk-received', now - hunk.firstByteAtEpochMs);
     // A hunk accepted as the user revised it comes back whole, once.
     if (hunk.replaceLines) store.replace(hunk.id, hunk.replaceLines);
     else store.append(hunk.id, hunk.appendLines);
     store.preview(hunk.id, hunk.state === 'streaming' ? (hunk.partialLine ?? null) : null);
-    if (draw) store.previews.take(hunk);
+    if (draw && store.previews.take(hunk)) drew = true;
   }
+  return drew;
 }
 
 /** A question sent a moment ago may not be in a list main sent just before it. */

@@ -6,6 +6,7 @@ import { formatBytes } from '../../../../shared/format-bytes';
 import { useEffect, useRef, useState } from 'react';
 import { isSameOrBelow } from '../../../../shared/paths';
 import type { FileContent } from '../../../../shared/project-types';
+import { afterNextPaint } from '../../lib/after-paint';
 import { flint } from '../../lib/flint';
 import { buildReviewDoc, type InlineHunk } from '../review/review-doc';
 import type { ReviewActions } from '../review/review-extension';
@@ -14,10 +15,13 @@ import { CodeEditor } from './code-editor';
 
 /**
  * Hunks arriving while an answer streams are drawn in the file at most this often (a
- * drawing takes a task of ~10 ms; a new hunk's first paint must not wait behind many).
+ * drawing takes a task of ~10 ms; a new hunk's first paint must not wait behind many),
+ * each time right after the frame that shows what changed (see scheduleStreamingDraw).
  * Decisions, saves and the answer's end are drawn at the next idle moment.
  */
 const STREAMING_REDRAW_INTERVAL_MS = 250;
+/** While an answer streams, a change that came too soon after a drawing waits at most this long for the next change to be drawn with. */
+const STREAMING_REDRAW_LATEST_MS = 1000;
 
 /** What the view shows besides text: why there is no text. */
 type ViewContent =
@@ -160,16 +164,11 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
       lastDrawAt.current = performance.now();
       setDrawn((before) => ({ count: before.count + 1, placed: doc.blocks.length, unplaced: doc.unplaced.length, hunks: reviewKey(now.review) }));
     };
-    // A new file is drawn at once; hunks that came or went at an idle moment (while an
-    // answer streams, at most every STREAMING_REDRAW_INTERVAL_MS).
+    // A new file is drawn at once; hunks that came or went at an idle moment, or while an answer streams, as scheduleStreamingDraw says.
     if (shownPath.current !== path || typeof requestIdleCallback === 'undefined') return draw();
-    let idle = 0;
-    const interval = latest.current.review.streaming ? STREAMING_REDRAW_INTERVAL_MS : 0;
-    const timer = setTimeout(() => (idle = requestIdleCallback(draw, { timeout: 150 })), Math.max(0, interval - (performance.now() - lastDrawAt.current)));
-    return () => {
-      clearTimeout(timer);
-      cancelIdleCallback(idle);
-    };
+    if (latest.current.review.streaming) return scheduleStreamingDraw(draw, performance.now() - lastDrawAt.current);
+    const idle = requestIdleCallback(draw, { timeout: 150 });
+    return () => cancelIdleCallback(idle);
   }, [editorRef, path, content, hunksKey, review.streaming]);
   useEffect(() => {
     const editor = editorRef.current;
@@ -181,6 +180,20 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
     else editor.setCurrent(review.current, reveal);
   }, [editorRef, review.current, review.revealTick, review.pendingFocus, drawn]);
   return drawn;
+}
+
+/**
+ * While an answer streams, a hunk waits in its file once it is complete, which is when the
+ * next hunk opens: drawn right after the frame that shows the change, the drawing runs when
+ * that next hunk's first row has just been painted, and the one after it is a hunk's lines
+ * away — a new hunk's first paint never waits behind it. A change within
+ * STREAMING_REDRAW_INTERVAL_MS of the last drawing waits for the next change (the effect
+ * runs again and cancels this), or STREAMING_REDRAW_LATEST_MS at most. Returns the cancel.
+ */
+function scheduleStreamingDraw(draw: () => void, sinceLastDrawMs: number): () => void {
+  if (sinceLastDrawMs >= STREAMING_REDRAW_INTERVAL_MS) return afterNextPaint(draw);
+  const timer = setTimeout(draw, STREAMING_REDRAW_LATEST_MS - sinceLastDrawMs);
+  return () => clearTimeout(timer);
 }
 
 function describe(content: ViewContent | null, path: string | null): string {

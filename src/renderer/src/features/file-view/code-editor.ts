@@ -20,7 +20,7 @@ import { tags } from '@lezer/highlight';
 import type { HunkRevision } from '../../../../shared/edits/hunk-types';
 import { baseName } from '../../../../shared/paths';
 import type { ReviewDoc } from '../review/review-doc';
-import { blocksNow, fileLineLabel, hunkAt, newLinesNow, isEdited, reviewExtension, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
+import { blocksNow, fileLineLabel, hunkAt, newLinesNow, isEdited, reviewExtension, reviewField, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
 import { revisionFor } from '../review/review-revision';
 
 // Colours hold 4.5:1 on the editor and on the diff's green and red lines (axe-core checks them).
@@ -153,6 +153,8 @@ export class CodeEditor {
 
   /** Marks `hunkId` as the one the keys act on and, if asked, brings it into view. */
   setCurrent(hunkId: string | null, reveal: boolean): void {
+    // Asked after every drawing: a transaction that changes nothing still costs a view update.
+    if (!reveal && this.view.state.field(reviewField).current === hunkId) return;
     const block = hunkId === null ? undefined : blocksNow(this.view.state).find((candidate) => candidate.hunkId === hunkId);
     this.view.dispatch({ effects: [setCurrentHunk.of(hunkId), ...(reveal && block ? [EditorView.scrollIntoView(block.from, { y: 'center' })] : [])] });
   }

@@ -12,10 +12,11 @@ export function preloadMarkdown(): void {
   void load();
 }
 
-export function MarkdownAnswer({ text }: { text: string }) {
+/** `text`, the answer's whole lines, and after them `tail`, the prose still arriving. */
+export function MarkdownAnswer({ text, tail = '' }: { text: string; tail?: string }) {
   return (
-    <Suspense fallback={<div className="markdown plain">{text}</div>}>
-      <Markdown text={text} />
+    <Suspense fallback={<div className="markdown plain">{text + tail}</div>}>
+      <Markdown text={text} tail={tail} />
     </Suspense>
   );
 }

@@ -3,20 +3,36 @@
  * code blocks highlighted. Model output is untrusted: raw HTML is not rendered, links
  * are shown as text with their address (never followed from here), images as their
  * alt text.
+ *
+ * Rendered block by block (markdown-blocks.ts): as the answer grows, only its last block
+ * is parsed and rendered again; `tail` (the prose still arriving) joins that block.
  */
-import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { LanguageSupport } from '@codemirror/language';
 import { findLanguage, highlightRuns } from './highlight-code';
+import { splitMarkdown, type MarkdownBlocks } from './markdown-blocks';
 
-export const MarkdownAnswer = memo(function MarkdownAnswer({ text }: { text: string }) {
+export const MarkdownAnswer = memo(function MarkdownAnswer({ text, tail = '' }: { text: string; tail?: string }) {
+  const split = useRef<MarkdownBlocks | undefined>(undefined);
+  const blocks = useMemo(() => (split.current = splitMarkdown(text, split.current)), [text]);
+  const open = text.slice(blocks.openStart) + tail;
   return (
     <div className="markdown">
-      <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
-        {text}
-      </Markdown>
+      {blocks.closed.map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
+      {open && <MarkdownBlock key={blocks.closed.length} text={open} />}
     </div>
+  );
+});
+
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
+      {text}
+    </Markdown>
   );
 });
 

@@ -1,0 +1,52 @@
+/**
+ * Puts `ask:update` batches into the view (React state), in the order they came.
+ *
+ * A batch that drew a new hunk at once (hunk-previews.ts) goes to React only once that
+ * hunk is painted (`afterPaint`: use-answer.ts waits for the preview's paint to be on
+ * record): until then, nothing but the preview's own small DOM write stands between the
+ * message and the hunk on screen. React's render of the pane (the card that takes the
+ * preview over) would otherwise run first, in the same task or the next, and the frame
+ * would wait for it. Batches that come while one waits wait with it, so the view takes
+ * them in order. A streaming hunk cannot be decided yet: its card a frame or two later
+ * costs the user nothing.
+ */
+import type { Dispatch, SetStateAction } from 'react';
+import type { AnswerUpdate } from '../../../../shared/ask-types';
+import { afterNextPaint } from '../../lib/after-paint';
+import { applyAnswerUpdate, type AnswerView } from './answer-view';
+
+/** Runs `run` once the hunks drawn are painted; returns a function that cancels it. */
+export type AfterPaint = (run: () => void) => () => void;
+
+export class ViewUpdates {
+  /** Batches waiting for the frame, oldest first; null when none waits. */
+  private waiting: AnswerUpdate[] | null = null;
+  private cancel: () => void = () => undefined;
+
+  constructor(
+    private readonly setView: Dispatch<SetStateAction<AnswerView | null>>,
+    private readonly afterPaint: AfterPaint = afterNextPaint,
+  ) {}
+
+  /** Applies `update` to the view: now, or after the next paint if it drew a hunk (`drewHunk`) or a batch before it waits. */
+  take(update: AnswerUpdate, drewHunk: boolean): void {
+    if (this.waiting) return void this.waiting.push(update);
+    if (!drewHunk) return this.setView((current) => applyAnswerUpdate(current, update));
+    this.waiting = [update];
+    this.cancel = this.afterPaint(() => this.flush());
+  }
+
+  /** Applies what waits, at once. */
+  flush(): void {
+    const updates = this.waiting;
+    this.waiting = null;
+    this.cancel();
+    if (updates) this.setView((current) => updates.reduce(applyAnswerUpdate, current));
+  }
+
+  /** The view is being replaced (a load, another conversation): what waits is already in the new one, or is not of it. */
+  drop(): void {
+    this.waiting = null;
+    this.cancel();
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Views follow the stream (issue 22 part 5), end to end in Chromium: the ask bar's answer
+ * and the pane stick to the newest text while a long answer streams; scrolled up with the
+ * wheel, each stays where the user put it and offers "New text below"; activating it (a
+ * click in the pane, the keyboard in the bar) returns to the bottom and following resumes;
+ * a queued message and a follow-up sent while scrolled up are brought into view.
+ *
+ * Nothing here reads a clock: each step waits for the scroll positions, the growth of the
+ * content and the events (scrollend) that prove it.
+ */
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { askFlint, eventually } from '../helpers/chromium';
+import { E2E_OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
+
+/** Far longer than the test (over two minutes at this pace): it is stopped with Esc once the queued message is in. */
+const LONG = `${Array.from({ length: 1000 }, (_, index) => `Step ${index + 1}: the answer keeps going, so the view has to keep up with it.`).join('\n\n')}\n`;
+/** Page-side source (not a function: the test runner's helpers must not reach the page). */
+const FOCUSED_LABEL = `document.activeElement?.getAttribute('aria-label')`;
+/** How much the content must grow for a step to count as "while it streamed". */
+const GROWTH = 300;
+const STREAM_WAIT = 30_000;
+
+interface Box {
+  top: number;
+  height: number;
+  viewport: number;
+}
+
+const fromBottom = (box: Box): number => box.height - box.top - box.viewport;
+
+describe('views follow the stream (Chromium, serve shell, simulator)', () => {
+  let flint: FlintOnSim;
+  let page: Page;
+
+  const bar = (): Locator => page.getByRole('dialog', { name: 'Ask Flint' });
+  const input = (): Locator => bar().getByRole('textbox', { name: 'Ask Flint' });
+  const barView = (): Locator => bar().locator('.ask-bar-answer');
+  const paneView = (): Locator => page.locator('.edit-session');
+  const barControl = (): Locator => bar().getByRole('button', { name: 'New text below' });
+  const paneControl = (): Locator => paneView().getByRole('button', { name: 'New text below' });
+  const boxOf = (view: Locator): Promise<Box> => view.evaluate((element) => ({ top: element.scrollTop, height: element.scrollHeight, viewport: element.clientHeight }));
+  const shoot = (name: string) => page.screenshot({ path: join(E2E_OUTPUT, `follow-stream-${name}.png`) });
+
+  /** The view's content grows by GROWTH px, and the view is at its bottom then: it follows. */
+  const followsGrowth = async (view: Locator, what: string): Promise<void> => {
+    const start = await boxOf(view);
+    await eventually(() => boxOf(view), (box) => box.height > start.height + GROWTH && fromBottom(box) <= 2, `${what} to grow and be at its bottom`, STREAM_WAIT);
+  };
+
+  /** Scrolls the view up with the mouse wheel over it, and waits for the scroll to end (smooth or not); returns where it ended. */
+  const wheelUp = async (view: Locator, pixels: number): Promise<Box> => {
+    const before = await boxOf(view);
+    await view.evaluate((element, from) => {
+      element.removeAttribute('data-wheeled');
+      element.addEventListener('scrollend', function ended() {
+        if (element.scrollTop > from - 50) return;
+        element.setAttribute('data-wheeled', 'ended');
+        element.removeEventListener('scrollend', ended);
+      });
+    }, before.top);
+    await view.hover({ position: { x: 40, y: 80 } });
+    await page.mouse.wheel(0, -pixels);
+    await eventually(() => view.getAttribute('data-wheeled'), (value) => value === 'ended', 'the wheel’s scroll to end');
+    return boxOf(view);
+  };
+
+  /** The view stays where the user put it (`at`) while the content grows by GROWTH px below. */
+  const staysPut = async (view: Locator, at: Box, what: string): Promise<void> => {
+    const grown = await eventually(() => boxOf(view), (box) => box.height > at.height + GROWTH, `${what} to grow`, STREAM_WAIT);
+    expect(Math.abs(grown.top - at.top), `${what} stays where the user put it`).toBeLessThanOrEqual(1);
+  };
+
+  /** The element matched by `selector` in the view is on screen in it, and the view is at its bottom. */
+  const inViewAtBottom = async (view: Locator, selector: string, what: string): Promise<void> => {
+    const seen = () =>
+      view.evaluate((element, target) => {
+        const item = element.querySelector(target);
+        if (!item) return { shown: false, fromBottom: -1 };
+        const outer = element.getBoundingClientRect();
+        const inner = item.getBoundingClientRect();
+        return { shown: inner.top >= outer.top - 1 && inner.top < outer.bottom - 8, fromBottom: element.scrollHeight - element.scrollTop - element.clientHeight };
+      }, selector);
+    await eventually(seen, (state) => state.shown && state.fromBottom <= 2, `${what} in view at the bottom`, STREAM_WAIT);
+  };
+
+  beforeAll(async () => {
+    flint = await flintOnSim({
+      name: 'follow-stream',
+      files: { 'src/app.ts': 'export const app = 1;\n' },
+      rules: [
+        // Follow-ups carry the earlier turns, so the newest words are matched first.
+        { match: { inputIncludes: 'one more thing' }, answer: { text: 'One more thing, answered briefly.\n' } },
+        { match: { inputIncludes: 'walk me through everything' }, answer: { text: LONG }, tokensPerSecond: 120 },
+      ],
+      sim: { ttftMs: 20, tokensPerSecond: 2000, chunkTokens: 2 },
+    });
+    page = flint.page;
+    page.setDefaultTimeout(10_000);
+    await flint.openFile('src/app.ts');
+  });
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await shoot(`failed-${context.task.name.slice(0, 24).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await flint?.close();
+  });
+
+  it('sticks to the newest text in the bar and the pane while a long answer streams', async () => {
+    await askFlint(page, 'walk me through everything', { fresh: true });
+    // Overflowing both views by a screen and more, each at its bottom.
+    await eventually(() => boxOf(paneView()), (box) => box.height > box.viewport + 600, 'the pane to overflow', STREAM_WAIT);
+    await eventually(() => boxOf(barView()), (box) => box.height > box.viewport + 600, 'the bar to overflow', STREAM_WAIT);
+    await followsGrowth(paneView(), 'the pane');
+    await followsGrowth(barView(), 'the bar');
+    expect(await paneControl().count()).toBe(0);
+    expect(await barControl().count()).toBe(0);
+    await shoot('following');
+  }, 60_000);
+
+  it('stays where the user scrolled to, and offers "New text below"', async () => {
+    const pane = await wheelUp(paneView(), 600);
+    expect(fromBottom(pane)).toBeGreaterThan(300);
+    await staysPut(paneView(), pane, 'the pane');
+    await eventually(() => paneControl().isVisible(), (shown) => shown, 'the pane’s New text below');
+
+    const answer = await wheelUp(barView(), 400);
+    expect(fromBottom(answer)).toBeGreaterThan(200);
+    await staysPut(barView(), answer, 'the bar');
+    await eventually(() => barControl().isVisible(), (shown) => shown, 'the bar’s New text below');
+    // The pane kept its place meanwhile.
+    expect(Math.abs((await boxOf(paneView())).top - pane.top)).toBeLessThanOrEqual(1);
+    await shoot('new-text-below');
+  }, 60_000);
+
+  it('returns to the bottom and follows again on "New text below" (a click; Enter from the keyboard)', async () => {
+    await paneControl().click();
+    await eventually(() => paneControl().count(), (count) => count === 0, 'the pane’s control to go');
+    await followsGrowth(paneView(), 'the pane');
+
+    await barControl().focus();
+    await page.keyboard.press('Enter');
+    await eventually(() => barControl().count(), (count) => count === 0, 'the bar’s control to go');
+    await followsGrowth(barView(), 'the bar');
+    // Focus went back to the question, so the user can type on.
+    await eventually(() => page.evaluate<string | undefined>(FOCUSED_LABEL), (label) => label === 'Ask Flint', 'focus back in the input');
+  }, 60_000);
+
+  it('brings a message queued while scrolled up into view, and keeps it there as the answer above grows', async () => {
+    await wheelUp(paneView(), 600);
+    await wheelUp(barView(), 400);
+    await input().fill('and then add a summary');
+    await input().press('Tab');
+    await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane');
+    await inViewAtBottom(barView(), '.ask-bar-turn.is-queued', 'the queued message in the bar');
+    // Turn 1 still streams above it: the views follow, the queued message stays in sight.
+    await followsGrowth(paneView(), 'the pane');
+    await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane');
+    await shoot('queued');
+  }, 60_000);
+
+  it('brings a follow-up sent while scrolled up into view', async () => {
+    // Stop: the queued message is not sent (its answer was stopped), and nothing streams.
+    await input().press('Escape');
+    await eventually(() => barView().getAttribute('aria-busy'), (busy) => busy === 'false', 'the stop');
+    const pane = await wheelUp(paneView(), 600);
+    const answer = await wheelUp(barView(), 400);
+    expect(fromBottom(pane)).toBeGreaterThan(300);
+    expect(fromBottom(answer)).toBeGreaterThan(200);
+    expect(await paneControl().count()).toBe(0);
+
+    await askFlint(page, 'one more thing');
+    await eventually(() => page.locator('section[data-turn="3"] .edit-prose').innerText().catch(() => ''), (text) => text.includes('One more thing, answered'), 'the follow-up’s answer', STREAM_WAIT);
+    await inViewAtBottom(paneView(), 'section[data-turn="3"]', 'the follow-up in the pane');
+    await inViewAtBottom(barView(), 'div.ask-bar-turn:last-of-type', 'the follow-up in the bar');
+    expect(await barView().locator('.ask-bar-turn').last().innerText()).toContain('One more thing, answered');
+    await shoot('follow-up');
+  }, 60_000);
+
+  it('ran without console errors', () => {
+    expect(flint.errors).toEqual([]);
+  });
+});
