@@ -2,7 +2,8 @@
  * Batches an answer's changes for the renderer, paced by its frames.
  *
  * A batch goes out as soon as the renderer has taken the previous one (it acknowledges
- * after its frame); while it is busy, changes pile up into one batch. A hunk's first
+ * once that batch is in its DOM: at React's commit, or its next frame); while it is busy,
+ * changes pile up into one batch. A hunk's first
  * line goes out at once: it is what the user waits to see, and new hunks are rare next
  * to lines, so this stays near one message per frame. Without acknowledgements (no
  * renderer, a hidden window) batches still go out every `ackTimeoutMs`. A streaming hunk's

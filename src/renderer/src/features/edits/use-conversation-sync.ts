@@ -83,19 +83,12 @@ export function useConversationSync(
     };
     const subscriptions = [
       flint.on('ask:update', (update) => {
-        // Ready for the next batch once this one is on screen (main's UpdateBatcher waits for it).
-        requestAnimationFrame(() => void flint.acknowledgeAnswer({ sessionId: update.sessionId }));
-        if (update.sessionId !== sessionId.current) return void early.current?.push(update);
-        if (loading.current === update.sessionId) return;
-        const drewHunk = applyLines(store, update);
-        rates.take(update);
-        if (update.status === 'complete' && askedAt.current !== null) {
-          markPainted('flint:edit-painted', askedAt.current);
-          askedAt.current = null;
-        }
-        // A batch of lines only returns the same view: React renders nothing for it (a
-        // transition instead measured worse: its slices keep the thread busy longer).
-        views.take(update, drewHunk);
+        // Ready for the next batch once this one is in the DOM (main's UpdateBatcher waits for
+        // it): at once if the view rendered it, else at the next frame (lines only, a card
+        // waiting for its hunk's paint, another conversation's batch).
+        const acknowledge = (): void => void flint.acknowledgeAnswer({ sessionId: update.sessionId });
+        if (takeUpdate(refs, update) === 'rendered') acknowledge();
+        else requestAnimationFrame(acknowledge);
       }),
       flint.on('ask:conversations', (list) => {
         setConversations(list);
@@ -116,6 +109,24 @@ export function useConversationSync(
   }, [show]);
 
   return { show };
+}
+
+/** Takes an `ask:update` batch in: what the view did with it (see ViewUpdates.take), or 'elsewhere' (not the conversation shown). */
+function takeUpdate({ store, rates, sessionId, askedAt, loading, early, views }: AnswerRefs, update: AnswerUpdate): ReturnType<ViewUpdates['take']> | 'elsewhere' {
+  if (update.sessionId !== sessionId.current) {
+    early.current?.push(update);
+    return 'elsewhere';
+  }
+  if (loading.current === update.sessionId) return 'elsewhere';
+  const drewHunk = applyLines(store, update);
+  rates.take(update);
+  if (update.status === 'complete' && askedAt.current !== null) {
+    markPainted('flint:edit-painted', askedAt.current);
+    askedAt.current = null;
+  }
+  // A batch of lines only returns the same view: React renders nothing for it (a
+  // transition instead measured worse: its slices keep the thread busy longer).
+  return views.take(update, drewHunk);
 }
 
 /**

@@ -64,4 +64,15 @@ describe('ViewUpdates', () => {
     h.views.take(update(hunk('1.2', 'pending')), false);
     expect(h.view()!.order).toEqual(['1.2']);
   });
+
+  it('says whether a batch is in the view when it returns, changed nothing, or waits for a paint', () => {
+    const h = harness();
+    expect(h.views.take(update(hunk('1.1', 'pending')), false)).toBe('rendered');
+    // Lines only (the hunk's fields as they were): nothing for React to draw.
+    expect(h.views.take(update(hunk('1.1', 'pending')), false)).toBe('unchanged');
+    expect(h.views.take(update(hunk('1.2', 'streaming')), true)).toBe('waiting');
+    expect(h.views.take(update(hunk('1.2', 'pending')), false)).toBe('waiting');
+    h.paint();
+    expect(h.view()!.hunks['1.2']!.state).toBe('pending');
+  });
 });

@@ -9,8 +9,14 @@
  * would wait for it. Batches that come while one waits wait with it, so the view takes
  * them in order. A streaming hunk cannot be decided yet: its card a frame or two later
  * costs the user nothing.
+ *
+ * Any other batch is rendered in the task its message came in (flushSync), so the renderer
+ * can acknowledge it at once (use-conversation-sync.ts) and main's next batch, prose that
+ * came meanwhile, can still make this frame. Still one render per batch: main sends the
+ * next only once this one is acknowledged.
  */
 import type { Dispatch, SetStateAction } from 'react';
+import { flushSync } from 'react-dom';
 import type { AnswerUpdate } from '../../../../shared/ask-types';
 import { afterNextPaint } from '../../lib/after-paint';
 import { applyAnswerUpdate, type AnswerView } from './answer-view';
@@ -26,14 +32,35 @@ export class ViewUpdates {
   constructor(
     private readonly setView: Dispatch<SetStateAction<AnswerView | null>>,
     private readonly afterPaint: AfterPaint = afterNextPaint,
+    /** Renders what `work` sets, before returning (React's flushSync). */
+    private readonly renderNow: (work: () => void) => void = flushSync,
   ) {}
 
-  /** Applies `update` to the view: now, or after the next paint if it drew a hunk (`drewHunk`) or a batch before it waits. */
-  take(update: AnswerUpdate, drewHunk: boolean): void {
-    if (this.waiting) return void this.waiting.push(update);
-    if (!drewHunk) return this.setView((current) => applyAnswerUpdate(current, update));
-    this.waiting = [update];
-    this.cancel = this.afterPaint(() => this.flush());
+  /**
+   * Applies `update` to the view: now, or after the next paint if it drew a hunk (`drewHunk`)
+   * or a batch before it waits. Now is in this task: 'rendered' means the view changed and
+   * is in the DOM when this returns (no turn of React's scheduler between a message and its
+   * text on screen), 'unchanged' that the batch changed nothing React draws (lines only).
+   */
+  take(update: AnswerUpdate, drewHunk: boolean): 'rendered' | 'unchanged' | 'waiting' {
+    if (this.waiting) {
+      this.waiting.push(update);
+      return 'waiting';
+    }
+    if (drewHunk) {
+      this.waiting = [update];
+      this.cancel = this.afterPaint(() => this.flush());
+      return 'waiting';
+    }
+    let changed = false;
+    this.renderNow(() =>
+      this.setView((current) => {
+        const next = applyAnswerUpdate(current, update);
+        changed ||= next !== current;
+        return next;
+      }),
+    );
+    return changed ? 'rendered' : 'unchanged';
   }
 
   /** Applies what waits, at once. */
