@@ -30,11 +30,6 @@ export function App() {
   const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError });
   const review = useReview({ answer, openFile: actions.openFile, onError: reportError, onNotice: reportInfo });
   const shortcutLabel = formatAccelerator(state.settings.shortcut, isMac);
-  /** The bar's way-out buttons close it first, then do what they say. */
-  const closingBar = (next: () => void) => () => {
-    bar.close();
-    next();
-  };
 
   return (
     <div className="app">
@@ -65,7 +60,8 @@ export function App() {
       )}
       <Notices notices={state.notices} onDismiss={dismissNotice} />
       <StatusBar
-        indexing={state.indexing === null ? null : { entriesFound: state.indexing, isHeld: state.sizeWarning?.scanDone ?? false }}
+        indexing={state.indexing}
+        isScanHeld={state.sizeWarning?.scanDone ?? false}
         entryCount={tree.size}
         currentFile={state.currentFile}
         connection={state.connection}
@@ -82,8 +78,8 @@ export function App() {
           systemWide={state.hotkey?.state === 'registered'}
           answer={answer}
           files={mentionFiles}
-          onOpenSettings={closingBar(settings.open)}
-          onOpenFolder={closingBar(actions.openFolderFromBar)}
+          onOpenSettings={closingFirst(bar, settings.open)}
+          onOpenFolder={closingFirst(bar, actions.openFolderFromBar)}
         />
       )}
       {review.isSheetOpen && <ShortcutsSheet onClose={review.closeSheet} />}
@@ -99,4 +95,12 @@ export function App() {
       )}
     </div>
   );
+}
+
+/** The bar's way-out buttons close it first, then do what they say. */
+function closingFirst(bar: { close: () => void }, next: () => void): () => void {
+  return () => {
+    bar.close();
+    next();
+  };
 }

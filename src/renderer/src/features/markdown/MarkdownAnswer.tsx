@@ -9,7 +9,7 @@
  */
 import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import { remarkGfmOnce } from './remark-gfm-once';
 import type { LanguageSupport } from '@codemirror/language';
 import { findLanguage, highlightRuns } from './highlight-code';
 import { splitMarkdown, type MarkdownBlocks } from './markdown-blocks';
@@ -28,9 +28,11 @@ export const MarkdownAnswer = memo(function MarkdownAnswer({ text, tail = '' }: 
   );
 });
 
+const REMARK_PLUGINS = [remarkGfmOnce];
+
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
-    <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
+    <Markdown remarkPlugins={REMARK_PLUGINS} components={components} skipHtml>
       {text}
     </Markdown>
   );

@@ -4,6 +4,7 @@
  * In the serve shell, while the page cannot reach Flint, the model's last known state
  * is not the truth (nothing is known): the bar shows the page's own connection instead.
  */
+import { memo } from 'react';
 import type { ConnectionStatus } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
 import type { CurrentFile } from '../../../../shared/project-types';
@@ -11,8 +12,10 @@ import type { ServeConnection } from '../../lib/serve-connection';
 import { useServeConnection } from '../../lib/serve-connection-store';
 
 export interface StatusBarProps {
-  /** Entries found while the first index runs (null once the tree is in); `isHeld`: the scan is over and waits for the size warning's answer. */
-  indexing: { entriesFound: number; isHeld: boolean } | null;
+  /** Entries found while the first index runs (null once the tree is in). */
+  indexing: number | null;
+  /** The first index's scan is over and waits for the size warning's answer. */
+  isScanHeld: boolean;
   entryCount: number;
   currentFile: CurrentFile;
   connection: ConnectionStatus | null;
@@ -22,16 +25,17 @@ export interface StatusBarProps {
 
 const SOURCE_LABELS = { focused: 'Focused:', saved: 'Saved:', selected: 'Current:' } as const;
 
-export function StatusBar({ indexing, entryCount, currentFile, connection, latency, onOpenSettings }: StatusBarProps) {
+/** Memoized: the app renders at every batch of a streaming answer, and nothing here changes with it. */
+export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCount, currentFile, connection, latency, onOpenSettings }: StatusBarProps) {
   const serve = useServeConnection();
   const isFlintReachable = serve === null || serve.state === 'connected' || serve.state === 'connecting';
   return (
     <footer className="status-bar">
-      {indexing?.isHeld ? (
-        <span className="status-count">{indexing.entriesFound.toLocaleString()} entries · waiting for your answer</span>
-      ) : indexing ? (
-        <span className="status-indexing" role="progressbar" aria-label="Indexing" aria-valuetext={`${indexing.entriesFound} entries found`}>
-          <span className="spinner" aria-hidden="true" /> Indexing… {indexing.entriesFound.toLocaleString()} entries
+      {indexing !== null && isScanHeld ? (
+        <span className="status-count">{indexing.toLocaleString()} entries · waiting for your answer</span>
+      ) : indexing !== null ? (
+        <span className="status-indexing" role="progressbar" aria-label="Indexing" aria-valuetext={`${indexing} entries found`}>
+          <span className="spinner" aria-hidden="true" /> Indexing… {indexing.toLocaleString()} entries
         </span>
       ) : (
         <span className="status-count">{entryCount.toLocaleString()} entries</span>
@@ -73,7 +77,7 @@ export function StatusBar({ indexing, entryCount, currentFile, connection, laten
       </span>
     </footer>
   );
-}
+});
 
 const CONNECTION_LABELS: Record<ConnectionStatus['state'], string> = {
   'no-key': 'No API key',

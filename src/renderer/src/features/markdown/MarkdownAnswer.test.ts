@@ -1,0 +1,40 @@
+/**
+ * What the answer's Markdown renders to (react-dom's server renderer, no browser): GitHub's
+ * extensions through remarkGfmOnce, raw HTML never rendered, links never followed, and an
+ * answer rendered block by block, with its tail, as the same text rendered at once.
+ */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { MarkdownAnswer } from './MarkdownAnswer';
+
+const render = (text: string, tail?: string): string => renderToStaticMarkup(createElement(MarkdownAnswer, { text, ...(tail !== undefined ? { tail } : {}) }));
+
+describe('MarkdownAnswer', () => {
+  it('renders GitHub tables, strikethrough, task lists and autolinks, at every render alike', () => {
+    const text = '| a | b |\n| - | - |\n| 1 | 2 |\n\n~~gone~~ and www.example.com\n\n- [x] done\n- [ ] to do\n';
+    for (let round = 0; round < 3; round += 1) {
+      const html = render(text);
+      expect(html).toContain('<table>');
+      expect(html).toContain('<td>2</td>');
+      expect(html).toContain('<del>gone</del>');
+      expect(html).toContain('<span class="md-link" title="http://www.example.com">www.example.com</span>');
+      expect(html).toMatch(/<input type="checkbox" disabled="" checked=""\/> done/);
+    }
+  });
+
+  it('never renders raw HTML nor a link to follow', () => {
+    const html = render('<script>alert(1)</script>\n\n<b>bold?</b> [click](javascript:alert(1)) ![pic](https://example.com/a.png)\n');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<b>');
+    expect(html).not.toContain('<a ');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('<span class="md-image">[pic]</span>');
+  });
+
+  it('renders an answer and its tail as the same text rendered whole', () => {
+    const text = '# Plan\n\nFirst **bold** line\nsecond line\n\n```ts\nconst a = 1;\n';
+    expect(render(text, 'const b = 2;')).toBe(render(`${text}const b = 2;`));
+    expect(render('A paragraph still ', 'arriving')).toBe(render('A paragraph still arriving'));
+  });
+});
