@@ -94,7 +94,8 @@ async function onPath(tool: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   return false;
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+/** `work`'s value, or `fallback` if it fails or takes longer than `ms` (a desktop that stops answering never holds a press). */
+export function withTimeout<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(fallback), ms);
     void work.then(

@@ -42,9 +42,14 @@ export class ActiveWindowFollower implements Disposable {
   /** The window whose title is followed (0: none). */
   private windowId = 0;
   private dirty = { active: false, title: false };
+  /** Changes marked so far, and how many of them the window in memory has read. */
+  private marks = 0;
+  private readThrough = 0;
+  /** Presses waiting for the changes marked before them to be read: each gets the window as of then. */
+  private waiters: Array<{ upTo: number; resolve: (window: FocusedWindow) => void }> = [];
   private reading: Promise<void> | null = null;
   private readonly listening: Disposable;
-  private readonly ownerPaths = new Map<number, Promise<string | undefined>>();
+  private readonly ownerPaths = new Map<string, Promise<string | undefined>>();
 
   private constructor(
     private readonly connection: XConnection,
@@ -72,27 +77,45 @@ export class ActiveWindowFollower implements Disposable {
    */
   async current(): Promise<FocusedWindow> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CURRENT_WITHIN_MS)));
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CURRENT_WITHIN_MS)));
     try {
-      await Promise.race([this.caughtUp(), late]);
+      return (await Promise.race([this.caughtUp(), late])) ?? this.window;
     } catch {
       // The connection went away: what was read last is still the best answer.
+      return this.window;
     } finally {
       clearTimeout(timer);
     }
-    return this.window;
   }
 
   dispose(): void {
+    this.answerWaiters(true);
     this.listening.dispose();
     this._onDidChange.dispose();
     this.windowId = 0;
   }
 
-  private async caughtUp(): Promise<void> {
+  /**
+   * The window once every change the server told of before the round trip is read, and
+   * none after: Flint's own window, activated a moment after the press, is not the answer.
+   */
+  private async caughtUp(): Promise<FocusedWindow> {
     await this.connection.sync();
     // Events read before the round trip's reply have marked what to re-read by now.
-    while (this.reading) await this.reading;
+    const upTo = this.marks;
+    if (this.readThrough >= upTo) return this.window;
+    return new Promise((resolve) => this.waiters.push({ upTo, resolve }));
+  }
+
+  /** Answers the presses whose changes are read (all of them once reading stops, with what it has). */
+  private answerWaiters(all: boolean): void {
+    if (this.waiters.length === 0) return;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiting) {
+      if (all || waiter.upTo <= this.readThrough) waiter.resolve(this.window);
+      else this.waiters.push(waiter);
+    }
   }
 
   private handle(event: XEvent): void {
@@ -103,17 +126,21 @@ export class ActiveWindowFollower implements Disposable {
 
   private mark(what: 'active' | 'title'): void {
     this.dirty[what] = true;
+    this.marks += 1;
     if (this.reading) return;
     this.reading = this.readWhileDirty()
       .catch(() => undefined)
       .finally(() => {
         this.reading = null;
+        this.answerWaiters(true);
       });
   }
 
   private async readWhileDirty(): Promise<void> {
     while ((this.dirty.active || this.dirty.title) && !this.connection.isClosed) {
       const previous = this.window;
+      // A read covers every change marked before it starts.
+      const covers = this.marks;
       if (this.dirty.active) {
         this.dirty = { active: false, title: false };
         await this.readActive();
@@ -121,6 +148,8 @@ export class ActiveWindowFollower implements Disposable {
         this.dirty.title = false;
         await this.readTitle();
       }
+      this.readThrough = covers;
+      this.answerWaiters(false);
       if (!sameWindow(previous, this.window)) this._onDidChange.fire(this.window);
     }
   }
@@ -150,7 +179,7 @@ export class ActiveWindowFollower implements Disposable {
       return;
     }
     const processId = pid && pid.format === 32 && pid.data.length >= 4 ? pid.data.readUInt32LE(0) : 0;
-    const ownerPath = processId > 0 ? await this.ownerPath(processId) : undefined;
+    const ownerPath = processId > 0 ? await this.ownerPath(window, processId) : undefined;
     if (window !== this.windowId) return;
     this.window = { kind: 'window', title, ownerName: classOf(windowClass), processId, ...(ownerPath ? { ownerPath } : {}) };
   }
@@ -175,14 +204,17 @@ export class ActiveWindowFollower implements Disposable {
     return textOf(name, this.atoms.utf8);
   }
 
-  /** The executable of `processId` (as get-windows reads it: /proc/<pid>/exe), asked once per process. */
-  private ownerPath(processId: number): Promise<string | undefined> {
-    let path = this.ownerPaths.get(processId);
+  /**
+   * The executable of `processId` (as get-windows reads it: /proc/<pid>/exe), asked once per
+   * window: a window keeps its process, and a process id reused later belongs to new windows.
+   */
+  private ownerPath(window: number, processId: number): Promise<string | undefined> {
+    const key = `${window}:${processId}`;
+    let path = this.ownerPaths.get(key);
     if (!path) {
-      // Few processes own windows; a pid reused by another program after hundreds of windows is forgotten.
       if (this.ownerPaths.size > 256) this.ownerPaths.clear();
       path = readlink(`/proc/${processId}/exe`).catch(() => undefined);
-      this.ownerPaths.set(processId, path);
+      this.ownerPaths.set(key, path);
     }
     return path;
   }

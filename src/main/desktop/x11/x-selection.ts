@@ -13,7 +13,7 @@ import { X, type XConnection, type XEvent } from './x-connection';
 export interface SelectionReadOptions {
   /** More than this is `too-large`. */
   maxBytes: number;
-  /** The owner answers within milliseconds; one that does not is not waited for longer. */
+  /** The whole read, a transfer in pieces included: an owner slower than this (silent, or a huge INCR transfer) is not waited for. */
   timeoutMs: number;
 }
 

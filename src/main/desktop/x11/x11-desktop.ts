@@ -8,15 +8,21 @@
  */
 import type { Logger } from '../../logger';
 import { Emitter, type Disposable, type Event } from '../../lifecycle';
-import type { FocusedWindow, FocusedWindowReader } from '../focused-window';
+import { withTimeout, type FocusedWindow, type FocusedWindowReader } from '../focused-window';
 import { MAX_SELECTION_BYTES, type SelectionRead, type SelectionReader } from '../primary-selection';
 import { ActiveWindowFollower } from './active-window';
 import { INITIAL_STATE, nextState, type FollowerInput, type FollowerState } from './follower-state';
 import { XConnection } from './x-connection';
 import { readPrimarySelection } from './x-selection';
 
-/** The selection's owner answers within milliseconds; one that does not is not waited for. */
+/** The selection's owner sends it within milliseconds (1 MB at most); one slower than this, in all, is not waited for. */
 const SELECTION_TIMEOUT_MS = 400;
+/** The whole read of the selection, the server's own answers included (a server that stalls). */
+const SELECTION_READ_WITHIN_MS = SELECTION_TIMEOUT_MS + 100;
+/** A press waits this long at most for a connection being set up, then reads the old way. */
+const PRESS_WAITS_FOR_SETUP_MS = 100;
+/** A connection whose setup (its atoms, the first read of the focused window) takes longer is given up, and tried again later. */
+const SETUP_WITHIN_MS = 2_000;
 
 export interface X11DesktopOptions {
   /** DISPLAY (`:0`). */
@@ -54,17 +60,25 @@ export class X11Desktop implements Disposable {
 
   /** The focused window: from memory while following; during a (re)connect, once it settles; else read now the old way. */
   readonly focusedWindow: FocusedWindowReader = async () => {
-    if (this._state.kind === 'connecting') await this.attempt;
+    await this.settingUp();
     if (this._state.kind === 'following' && this.follower) return this.follower.current();
     return this.options.fallback.focusedWindow();
   };
 
   /** PRIMARY, on the connection (1 MB at most); else through xclip. */
   readonly selection: SelectionReader = async (): Promise<SelectionRead> => {
-    if (this._state.kind === 'connecting') await this.attempt;
-    if (this._state.kind === 'following' && this.connection) return readPrimarySelection(this.connection, { maxBytes: MAX_SELECTION_BYTES, timeoutMs: SELECTION_TIMEOUT_MS });
+    await this.settingUp();
+    if (this._state.kind === 'following' && this.connection) {
+      const read = readPrimarySelection(this.connection, { maxBytes: MAX_SELECTION_BYTES, timeoutMs: SELECTION_TIMEOUT_MS });
+      return withTimeout(read, SELECTION_READ_WITHIN_MS, { kind: 'unavailable', reason: `The X server did not answer within ${SELECTION_READ_WITHIN_MS} ms.` });
+    }
     return this.options.fallback.selection();
   };
+
+  /** While a connection is being set up: waits for it, a short while at most (a server that accepts and then stalls never holds a press). */
+  private async settingUp(): Promise<void> {
+    if (this._state.kind === 'connecting' && this.attempt) await withTimeout(this.attempt, PRESS_WAITS_FOR_SETUP_MS, undefined);
+  }
 
   dispose(): void {
     this.apply({ kind: 'dispose' });
@@ -92,7 +106,13 @@ export class X11Desktop implements Disposable {
         this.dropConnection();
         this.apply({ kind: 'closed', reason });
       });
-      const follower = await ActiveWindowFollower.start(opened);
+      const starting = ActiveWindowFollower.start(opened);
+      const follower = await withTimeout(starting, SETUP_WITHIN_MS, null);
+      if (follower === null) {
+        // Its requests fail once the connection is closed (below); one that answered late is let go.
+        void starting.then((late) => late.dispose(), () => undefined);
+        throw new Error(`the X server did not answer within ${SETUP_WITHIN_MS} ms`);
+      }
       if (this._state.kind !== 'connecting' || opened.isClosed) {
         follower.dispose();
         opened.dispose();
