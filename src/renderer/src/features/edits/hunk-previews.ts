@@ -15,8 +15,8 @@ const PAINT_RECORD_WAIT_MS = 500;
 
 export class HunkPreviews {
   private readonly shown = new Map<string, { card: HTMLElement; editor: HunkEditor }>();
-  /** The paint identifiers of the previews drawn since whenPainted was last asked. */
-  private drawn: string[] = [];
+  /** The previews drawn since whenPainted was last asked: each one's head and its paint identifier. */
+  private drawn: Array<{ identifier: string; head: HTMLElement }> = [];
 
   constructor(private readonly store: HunkLineStore) {}
 
@@ -51,7 +51,7 @@ export class HunkPreviews {
     if (hunk.firstByteAtEpochMs !== undefined) {
       const identifier = `hunk:${hunk.id}@${hunk.firstByteAtEpochMs}`;
       markElementPainted(path, identifier, hunk.firstByteAtEpochMs);
-      this.drawn.push(identifier);
+      this.drawn.push({ identifier, head: path });
     }
     this.shown.set(hunk.id, { card, editor });
     return true;
@@ -61,10 +61,12 @@ export class HunkPreviews {
    * Runs `run` once the previews drawn so far are painted and their paint is on record —
    * their React cards, which remove them, wait for this: Chromium drops the paint of an
    * element gone by the time its frame is presented — or after PAINT_RECORD_WAIT_MS; where
-   * that cannot be known, after the next frame. Returns a function that cancels it.
+   * that cannot be known, after the next frame. A preview out of view (the user scrolled up
+   * to read) is never painted, so never on record: it is not waited for once the frame's
+   * layout says so. Returns a function that cancels it.
    */
   whenPainted(run: () => void): () => void {
-    const identifiers = this.drawn;
+    const drawn = this.drawn;
     this.drawn = [];
     let left = 0;
     let done = false;
@@ -76,11 +78,17 @@ export class HunkPreviews {
       for (const cancel of cancels) cancel();
       run();
     };
-    for (const identifier of identifiers) {
-      const cancel = onceElementPainted(identifier, () => --left === 0 && finish());
+    for (const { identifier, head } of drawn) {
+      let counted = false;
+      const painted = (): void => {
+        if (counted) return;
+        counted = true;
+        if (--left === 0) finish();
+      };
+      const cancel = onceElementPainted(identifier, painted);
       if (cancel === null) continue;
       left += 1;
-      cancels.push(cancel);
+      cancels.push(cancel, whenOutOfView(head, painted));
     }
     if (left === 0) return afterNextPaint(run);
     const timer = setTimeout(finish, PAINT_RECORD_WAIT_MS);
@@ -106,4 +114,15 @@ export class HunkPreviews {
     this.shown.clear();
     this.drawn = [];
   }
+}
+
+/** Runs `run` if `element` turns out to be outside the viewport (its scroll containers' clips included) at the next layout; returns a function that cancels it. */
+function whenOutOfView(element: HTMLElement, run: () => void): () => void {
+  if (typeof IntersectionObserver === 'undefined') return () => undefined;
+  const observer = new IntersectionObserver((entries) => {
+    observer.disconnect();
+    if (entries.some((entry) => !entry.isIntersecting)) run();
+  });
+  observer.observe(element);
+  return () => observer.disconnect();
 }
