@@ -1,11 +1,12 @@
 /**
- * Batches an answer's changes for the renderer, paced by its frames.
+ * Batches an answer's changes for the renderer, paced by how fast it takes them.
  *
- * A batch goes out as soon as the renderer has taken the previous one (it acknowledges
- * once that batch is in its DOM: at React's commit, or its next frame); while it is busy,
- * changes pile up into one batch. A hunk's first
- * line goes out at once: it is what the user waits to see, and new hunks are rare next
- * to lines, so this stays near one message per frame. Without acknowledgements (no
+ * A batch goes out as soon as the renderer has taken the previous one; while it is busy,
+ * changes pile up into one batch. The renderer acknowledges a batch it rendered at once
+ * (its text is in the DOM: prose that came meanwhile can still make the frame), a batch of
+ * lines only at its next frame — so a stream of prose may bring several renders to a
+ * frame, never more than the renderer can take. A hunk's first line goes out at once: it
+ * is what the user waits to see, and new hunks are rare next to lines. Without acknowledgements (no
  * renderer, a hidden window) batches still go out every `ackTimeoutMs`. A streaming hunk's
  * lines and line in progress change with every delta: they are built once per batch, as
  * it goes out (`streaming`).

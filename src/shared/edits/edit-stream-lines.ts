@@ -51,8 +51,9 @@ export function previewShape(mode: ParserMode, text: string): PreviewShape | nul
 /**
  * The preview of a hunk's unfinished line, kept up as its pieces arrive. What the line is
  * (see previewShape) is told by its first characters and then fixed; its text grows by each
- * piece, joined (a rope in V8), never copied: a delta costs its own length, however long the
- * line has grown (the screen is sent one copy per frame, not one per delta).
+ * piece, joined (a rope in V8), never copied: a delta costs its own length (the screen is
+ * sent one copy per batch, not one per delta). The preview is of the line's head: once its
+ * first HEAD_CHARACTERS have come it stays (the rest shows when the line ends).
  */
 export class LinePreview {
   /** The head previewed last ('' before the line's first preview). */

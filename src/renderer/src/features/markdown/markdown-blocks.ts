@@ -6,14 +6,14 @@
  * table, a heading's section). Splitting there renders as CommonMark does the whole text,
  * but for a list whose items are separated by blank lines (its parts render as lists of
  * their own, numbered on) and reference links defined in another block (Flint shows links
- * as text anyway). Only whole lines are read, each once: the work per update is the new
- * lines, however long the answer.
+ * as text anyway). Only whole lines are scanned, each once: the scanning per update is the
+ * new lines, however long the answer (checking that the text grew is one native compare).
  */
 
 export interface MarkdownBlocks {
   /** The text these blocks were cut from. */
   source: string;
-  /** The closed blocks, in order: text appended later never changes them. */
+  /** The closed blocks, in order: text appended later never changes them, but for blank lines joining the last. */
   closed: string[];
   /** Where the open block (the last, still growing) starts in `source`. */
   openStart: number;
