@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { CurrentFile } from '../../shared/project-types';
 import { CurrentFileTracker } from './current-file';
 
+const START = Date.UTC(2026, 10, 28);
+
 function tracker() {
-  let now = 1000;
-  const files = new CurrentFileTracker(() => (now += 10));
+  // A clock like Date.now, stepping 100 ms per read; saves carry times on the same clock.
+  let now = START;
+  const files = new CurrentFileTracker(() => (now += 100));
   const seen: CurrentFile[] = [];
   files.onDidChange((value) => seen.push(value));
   return { files, seen };
@@ -42,6 +45,46 @@ describe('CurrentFileTracker', () => {
     files.noteFocused('src/app.ts', 'VS Code');
     files.noteSaved('src/other.ts');
     expect(files.value).toMatchObject({ path: 'src/other.ts', source: 'saved', other: { path: 'src/app.ts', source: 'focused' } });
+  });
+
+  it('keeps the file the user picked when a save made before the pick is reported after it (the watcher was slow)', () => {
+    const { files } = tracker();
+    files.noteSaved('src/first.ts');
+    files.select('src/picked.ts');
+    const pickedAt = files.value.at;
+    files.noteSaved('src/late.ts', pickedAt - 200);
+    expect(files.value).toMatchObject({ path: 'src/picked.ts', source: 'selected' });
+    // Still remembered as used, at the time it was saved: older than the pick.
+    expect(files.lastUsed('src/late.ts')).toBe(pickedAt - 200);
+    // A save made after the pick takes over, even one stamped a clock tick early.
+    files.noteSaved('src/after.ts', pickedAt + 5);
+    expect(files.value).toMatchObject({ path: 'src/after.ts', source: 'saved' });
+  });
+
+  it('orders saves by when they were made, not by when they were reported', () => {
+    const { files } = tracker();
+    files.noteSaved('src/second.ts', START - 100);
+    files.noteSaved('src/first.ts', START - 200);
+    expect(files.value.path).toBe('src/second.ts');
+  });
+
+  it('keeps the focused file current over an older save, which becomes the other candidate if newer than the last', () => {
+    const { files } = tracker();
+    files.select('src/old.ts');
+    files.noteFocused('src/app.ts', 'VS Code');
+    const focusedAt = files.value.at;
+    files.noteSaved('src/late.ts', focusedAt - 50);
+    expect(files.value).toMatchObject({ path: 'src/app.ts', source: 'focused', other: { path: 'src/late.ts', source: 'saved' } });
+  });
+
+  it('takes a save whose time is long past (cp -p, an archive, another clock) or unknown as made now', () => {
+    const { files } = tracker();
+    files.select('src/picked.ts');
+    files.noteSaved('src/copied.ts', 0);
+    expect(files.value).toMatchObject({ path: 'src/copied.ts', source: 'saved' });
+    files.select('src/picked.ts');
+    files.noteSaved('src/gone.ts', undefined);
+    expect(files.value.path).toBe('src/gone.ts');
   });
 
   it('keeps the last saved file current when the focused window names none, with the window’s note', () => {

@@ -19,6 +19,19 @@ export const NO_CURRENT_FILE: CurrentFile = { path: null, source: null, at: 0 };
 /** Files whose last use is remembered: far more than anyone switches between. */
 const MAX_REMEMBERED = 2000;
 
+/**
+ * How far a file's modification time may trail the clock that stamps Flint's own signals:
+ * the kernel stamps files from its coarse clock, up to a tick (10 ms at HZ=100) behind.
+ * A save stamped within this of a pick counts as after it.
+ */
+const FILE_CLOCK_TICK_MS = 10;
+
+/**
+ * A modification time older than this when the save is reported is not when it was saved
+ * (`cp -p`, an unpacked archive, a network disk's own clock): such a save is taken as now.
+ */
+const MAX_REPORT_DELAY_MS = 30_000;
+
 interface Slot extends FileCandidate {
   at: number;
 }
@@ -30,7 +43,7 @@ export class CurrentFileTracker implements Disposable {
   private recent: Slot | null = null;
   private isFocusedCurrent = false;
   private note: WindowNote | null = null;
-  /** Path → when it was last used; insertion order is least recent first. */
+  /** Path → when it was last used; insertion order is least recent first (a save reported late goes last: near enough to evict by). */
   private readonly usedAt = new Map<string, number>();
   private readonly _onDidChange = new Emitter<CurrentFile>();
 
@@ -68,9 +81,21 @@ export class CurrentFileTracker implements Disposable {
     return this.setRecent({ path, source: 'selected', at: this.now() });
   }
 
-  /** Another program wrote `path`. */
-  noteSaved(path: string): CurrentFile {
-    return this.setRecent({ path, source: 'saved', at: this.now() });
+  /**
+   * Another program wrote `path` at `savedAt` (the file's modification time; now if unknown).
+   * The watcher reports a save once the writes settle, later still on a busy machine, so a
+   * save made before the user picked a file in Flint (or pressed the shortcut) can be
+   * reported after it: that save is older news, remembered but not made current.
+   */
+  noteSaved(path: string, savedAt?: number): CurrentFile {
+    const now = this.now();
+    const slot: Slot = { path, source: 'saved', at: savedAt !== undefined && now - savedAt <= MAX_REPORT_DELAY_MS ? Math.min(savedAt, now) : now };
+    const current = this.isFocusedCurrent ? this.focused : this.recent;
+    if (!current || slot.at + FILE_CLOCK_TICK_MS >= current.at) return this.setRecent(slot);
+    // Still newer than the last save or selection: the other candidate behind the focused file.
+    if (this.isFocusedCurrent && (!this.recent || slot.at >= this.recent.at)) this.recent = slot;
+    this.used(path, slot.at);
+    return this.changed();
   }
 
   /** The editor window that had focus when the shortcut was pressed names `path`. */
@@ -120,13 +145,13 @@ export class CurrentFileTracker implements Disposable {
     this.isFocusedCurrent = false;
     // A newer signal than the window's: what the window said is no longer the news.
     this.note = null;
-    this.used(slot.path);
+    this.used(slot.path, slot.at);
     return this.changed();
   }
 
-  private used(path: string): void {
+  private used(path: string, at: number = this.now()): void {
     this.usedAt.delete(path);
-    this.usedAt.set(path, this.now());
+    this.usedAt.set(path, at);
     if (this.usedAt.size > MAX_REMEMBERED) this.usedAt.delete(this.usedAt.keys().next().value!);
   }
 

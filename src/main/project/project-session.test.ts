@@ -11,7 +11,7 @@ async function openSession(project: TempProject) {
   const seen = { trees: [] as TreeEntry[][], changes: [] as TreeChange[], saves: [] as string[], lost: [] as string[] };
   session.onDidLoadTree((entries) => seen.trees.push(entries));
   session.onDidChangeTree((changes) => seen.changes.push(...changes));
-  session.onDidSaveFile((path) => seen.saves.push(path));
+  session.onDidSaveFile((save) => seen.saves.push(save.path));
   session.onDidLoseRoot((message) => seen.lost.push(message));
   await session.start();
   // The watcher reconciles once it covers every folder: from then on saves are seen as they happen.

@@ -34,6 +34,12 @@ export interface ProjectSessionOptions {
   sizeGuard?: SizeGuard;
 }
 
+/** A file another program wrote, and when (its modification time in ms; undefined if it was gone by then). */
+export interface FileSave {
+  path: string;
+  savedAt: number | undefined;
+}
+
 /** Where a session is in its life. */
 type SessionState =
   /** The first scan is running. */
@@ -68,7 +74,7 @@ export class ProjectSession implements Disposable {
   private readonly _onDidIndexProgress = this.store.add(new Emitter<number>());
   private readonly _onDidLoadTree = this.store.add(new Emitter<TreeEntry[]>());
   private readonly _onDidChangeTree = this.store.add(new Emitter<TreeChange[]>());
-  private readonly _onDidSaveFile = this.store.add(new Emitter<string>());
+  private readonly _onDidSaveFile = this.store.add(new Emitter<FileSave>());
   private readonly _onDidLoseRoot = this.store.add(new Emitter<string>());
   private readonly _onDidWarn = this.store.add(new Emitter<string>());
 
@@ -79,7 +85,7 @@ export class ProjectSession implements Disposable {
   /** A batch of live changes. */
   readonly onDidChangeTree: Event<TreeChange[]> = this._onDidChangeTree.event;
   /** Another program wrote a (visible, non-temporary) file. */
-  readonly onDidSaveFile: Event<string> = this._onDidSaveFile.event;
+  readonly onDidSaveFile: Event<FileSave> = this._onDidSaveFile.event;
   /** The root folder was deleted or moved; the message says so for the user. */
   readonly onDidLoseRoot: Event<string> = this._onDidLoseRoot.event;
   /** Something degraded (e.g. the watch limit was hit) that the user should know. */
@@ -279,7 +285,7 @@ export class ProjectSession implements Disposable {
     if (baseName(path) === '.gitignore') this.scheduleReload();
     const entry = this.index.get(path);
     // The index's rules may be older than the disk's (a cache folder's own .gitignore): the gate reads them afresh.
-    if (entry?.kind === 'file' && !entry.ignored && !isEditorTemporaryFile(path)) this.saves.pass(path, () => !this.isClosed && this._onDidSaveFile.fire(path));
+    if (entry?.kind === 'file' && !entry.ignored && !isEditorTemporaryFile(path)) this.saves.pass(path, (savedAt) => !this.isClosed && this._onDidSaveFile.fire({ path, savedAt }));
   }
 
   /** Coalesces bursts (a checkout touching many .gitignore files) into one reload. */

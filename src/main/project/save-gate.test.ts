@@ -1,3 +1,5 @@
+import { utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
 import { SaveGate } from './save-gate';
@@ -41,7 +43,15 @@ describe('SaveGate', () => {
   it('lets visible saves through in the order they came, and never a hidden one', async () => {
     const admitted: string[] = [];
     for (const path of ['src/app.ts', 'debug.log', 'README.md', 'tools/cache/data', 'src/app.ts']) gate.pass(path, () => admitted.push(path));
-    await new Promise<void>((resolve) => gate.pass('src/last.ts', resolve));
+    await new Promise<void>((resolve) => gate.pass('src/last.ts', () => resolve()));
     expect(admitted).toEqual(['src/app.ts', 'README.md', 'src/app.ts']);
+  });
+
+  it('says when each save was made: the file’s modification time, or undefined once it is gone', async () => {
+    const stamp = new Date(Date.UTC(2026, 10, 28, 12));
+    await utimes(join(project.root, 'src/app.ts'), stamp, stamp);
+    const when = (path: string) => new Promise<number | undefined>((resolve) => gate.pass(path, resolve));
+    expect(await when('src/app.ts')).toBe(stamp.getTime());
+    expect(await when('src/deleted.ts')).toBeUndefined();
   });
 });

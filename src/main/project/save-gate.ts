@@ -11,7 +11,7 @@
  * mostly of files that do not exist, next to the read of the saved file that follows.
  * Nothing is cached between saves: a rule written between two saves must count for the second.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IgnoreRules } from './ignore-rules';
 
@@ -25,11 +25,16 @@ export class SaveGate {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Calls `admit` once `path` (a file, project-relative) is known to be visible by the rules on disk; never if hidden. */
-  pass(path: string, admit: () => void): void {
+  /**
+   * Calls `admit` once `path` (a file, project-relative) is known to be visible by the rules
+   * on disk, with when it was saved (its modification time, in ms; undefined if it is gone);
+   * never if hidden.
+   */
+  pass(path: string, admit: (savedAt: number | undefined) => void): void {
     this.queue = this.queue
       .then(async () => {
-        if (!(await this.isHidden(path))) admit();
+        const [hidden, savedAt] = await Promise.all([this.isHidden(path), this.modifiedAt(path)]);
+        if (!hidden) admit(savedAt);
       })
       .catch(this.onError);
   }
@@ -44,6 +49,13 @@ export class SaveGate {
     if (exclude) rules.add('', exclude);
     folders.forEach((folder, index) => texts[index] && rules.add(folder, texts[index]));
     return rules.isInsideIgnoredDirectory(path) || rules.isIgnored(path, false);
+  }
+
+  private modifiedAt(path: string): Promise<number | undefined> {
+    return stat(join(this.root, ...path.split('/'))).then(
+      (stats) => stats.mtimeMs,
+      () => undefined,
+    );
   }
 
   /** A rules file's text; '' when there is none (or it cannot be read, as the scan treats it). */

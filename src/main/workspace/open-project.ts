@@ -17,7 +17,7 @@ import { ProjectFiles } from '../fs/project-files';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
 import { CurrentFileTracker } from '../project/current-file';
-import { ProjectSession } from '../project/project-session';
+import { ProjectSession, type FileSave } from '../project/project-session';
 import { LARGE_FOLDER_ENTRIES, SizeGuard, type SizeGuardOptions } from '../project/size-guard';
 import type { ScanFileSystem } from '../project/tree-scanner';
 import { OwnWrites } from './own-writes';
@@ -83,7 +83,7 @@ export class OpenProject implements Disposable {
     this.onDidChangeCurrentFile = this.currentFile.onDidChange;
     this.store.add(session.onDidLoadTree((entries) => this.treeLoaded(entries)));
     this.store.add(session.onDidChangeTree((changes) => this.treeChanged(changes)));
-    this.store.add(session.onDidSaveFile((path) => this.fileSaved(path)));
+    this.store.add(session.onDidSaveFile((save) => this.fileSaved(save)));
     this.store.add(session.onDidWarn((message) => this._onDidWarn.fire(message)));
     this.store.add(edits.onDidWarn((message) => this._onDidWarn.fire(message)));
   }
@@ -227,21 +227,22 @@ export class OpenProject implements Disposable {
   }
 
   /** A save of a file Flint did not just write is the user's at once; otherwise what the file holds tells. */
-  private fileSaved(path: string): void {
-    if (!this.ownWrites.expects(path)) return this.userSaved(path);
+  private fileSaved(save: FileSave): void {
+    const { path } = save;
+    if (!this.ownWrites.expects(path)) return this.userSaved(save);
     void this.files
       .resolve(path, 'user')
       .then((target) => this.files.readBytes(target))
       .then(
-        (read) => (this.ownWrites.isOwn(path, read?.bytes ?? null) ? void this.history.noteOwnWrite(path) : this.userSaved(path)),
+        (read) => (this.ownWrites.isOwn(path, read?.bytes ?? null) ? void this.history.noteOwnWrite(path) : this.userSaved(save)),
         // Unreadable now (too large, swapped for a folder…): not Flint's bytes, so the user's.
-        () => this.userSaved(path),
+        () => this.userSaved(save),
       );
   }
 
-  private userSaved(path: string): void {
+  private userSaved({ path, savedAt }: FileSave): void {
     // Before the current file changes: a bar opened on that event waits for this read.
     void this.history.noteSaved(path);
-    this.currentFile.noteSaved(path);
+    this.currentFile.noteSaved(path, savedAt);
   }
 }
