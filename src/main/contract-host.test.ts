@@ -46,6 +46,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     acceptHunk: notUsed,
     revertHunk: notUsed,
     rejectHunk: notUsed,
+    restoreHunk: notUsed,
     acceptAllHunks: notUsed,
     rejectAllHunks: notUsed,
     stopAnswer: notUsed,
@@ -56,8 +57,8 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     cancelRetry: notUsed,
     listConversations: notUsed,
     getConversation: notUsed,
-    undoWrite: notUsed,
-    redoWrite: notUsed,
+    undoDecision: notUsed,
+    redoDecision: notUsed,
   };
   const logger = createMemoryLogger();
   return { host: createContractHost(handlers, logger), calls, logger };

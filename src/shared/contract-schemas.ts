@@ -89,6 +89,7 @@ export const requestSchemas = {
   acceptHunk: z.object({ sessionId: SessionId, hunkId: HunkId, revision: HunkRevision.optional() }).strict(),
   revertHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
   rejectHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
+  restoreHunk: z.object({ sessionId: SessionId, hunkId: HunkId }).strict(),
   acceptAllHunks: z
     .object({ sessionId: SessionId, revisions: z.record(HunkId, HunkRevision).refine((revisions) => Object.keys(revisions).length <= 10_000, 'Too many revisions.').optional() })
     .strict(),
@@ -101,6 +102,6 @@ export const requestSchemas = {
   cancelRetry: z.object({ sessionId: SessionId }).strict(),
   listConversations: NoInput,
   getConversation: z.object({ sessionId: SessionId }).strict(),
-  undoWrite: NoInput,
-  redoWrite: NoInput,
+  undoDecision: NoInput,
+  redoDecision: NoInput,
 } satisfies { [N in RequestName]: z.ZodType<RequestInput<N>> };

@@ -204,6 +204,8 @@ export const requests = {
   revertHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:revert'),
   /** Declines one hunk (or discards a partial one). */
   rejectHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:reject'),
+  /** Takes a rejection back, from the hunk's card: undecided again, planned on its file as it is now (the model is told). */
+  restoreHunk: request<{ sessionId: string; hunkId: string }, { state: HunkState }>('hunk:restore'),
   /**
    * Accepts every complete, anchored hunk, as one step for Undo; those in `revisions` as the
    * user revised them (edited in place in the file view).
@@ -211,10 +213,13 @@ export const requests = {
   acceptAllHunks: request<{ sessionId: string; revisions?: Record<string, HunkRevision> }, { accepted: number }>('hunk:acceptAll'),
   /** Rejects every undecided hunk. */
   rejectAllHunks: request<{ sessionId: string }, { rejected: number }>('hunk:rejectAll'),
-  /** Undoes the last change Flint wrote (refused if the file changed since). */
-  undoWrite: request<NoInput, UndoResult>('hunk:undo'),
-  /** Redoes the last undone change. */
-  redoWrite: request<NoInput, UndoResult>('hunk:redo'),
+  /**
+   * Takes back the newest decision: a rejection (its hunks are undecided again) or a change
+   * Flint wrote (refused if the file changed since).
+   */
+  undoDecision: request<NoInput, UndoResult>('hunk:undo'),
+  /** Makes again the decision Undo took back last. */
+  redoDecision: request<NoInput, UndoResult>('hunk:redo'),
 } as const;
 
 /** What an undo or redo did, in words for the UI. */

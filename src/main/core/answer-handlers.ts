@@ -22,10 +22,11 @@ export type AnswerHandlers = Pick<
   | 'acceptHunk'
   | 'revertHunk'
   | 'rejectHunk'
+  | 'restoreHunk'
   | 'acceptAllHunks'
   | 'rejectAllHunks'
-  | 'undoWrite'
-  | 'redoWrite'
+  | 'undoDecision'
+  | 'redoDecision'
 >;
 
 export function createAnswerHandlers(ask: AskService, answers: AnswerService, workspace: Workspace): AnswerHandlers {
@@ -70,9 +71,10 @@ export function createAnswerHandlers(ask: AskService, answers: AnswerService, wo
     acceptHunk: async ({ sessionId, hunkId, revision }) => ({ state: await hunks(sessionId).accept(hunkId, undefined, revision) }),
     revertHunk: async ({ sessionId, hunkId }) => ({ state: await hunks(sessionId).revert(hunkId) }),
     rejectHunk: async ({ sessionId, hunkId }) => ({ state: hunks(sessionId).reject(hunkId) }),
+    restoreHunk: async ({ sessionId, hunkId }) => ({ state: await hunks(sessionId).restoreRejected(hunkId) }),
     acceptAllHunks: async ({ sessionId, revisions }) => ({ accepted: await hunks(sessionId).acceptAll(revisions) }),
     rejectAllHunks: async ({ sessionId }) => ({ rejected: hunks(sessionId).rejectAll() }),
-    undoWrite: () => workspace.requireProject().edits.undo(),
-    redoWrite: () => workspace.requireProject().edits.redo(),
+    undoDecision: () => workspace.requireProject().edits.undo(),
+    redoDecision: () => workspace.requireProject().edits.redo(),
   };
 }

@@ -7,7 +7,7 @@
  * table of what may follow what; where hunks anchor is HunkPlanner's.
  */
 import type { HunkLine } from '../../shared/edits/edit-types';
-import { isUndecided, nextHunkState, type HunkEvent } from '../../shared/edits/hunk-state';
+import { isUndecided, nextHunkState, type HunkEvent, type RestorableState } from '../../shared/edits/hunk-state';
 import type { HunkUpdate } from '../../shared/edits/hunk-types';
 import { FlintFailure } from '../../shared/result';
 import type { FileText } from '../fs/file-text';
@@ -38,6 +38,8 @@ export interface HunkBoardOptions {
   logger: Logger;
   /** The board is let go (its answer is over). */
   onDidDispose?: () => void;
+  /** The user rejected these hunks, in one step (Reject, Reject all): Undo can take the step back. */
+  onDidReject?: (hunkIds: readonly string[]) => void;
 }
 
 type Change = { message?: string; anchorLine?: number | null };
@@ -129,8 +131,18 @@ export abstract class BoardState {
   protected decide(hunk: HunkRecord, event: HunkEvent): void {
     const next = nextHunkState(hunk.state, event);
     if (!next.ok) throw new FlintFailure('invalid-state', next.message);
+    const from = hunk.state;
     this.transition(hunk, event);
-    if (event.type === 'reject') this.decisions.rejected(hunk.number, this.files[hunk.fileIndex]!.path);
+    const path = this.files[hunk.fileIndex]!.path;
+    if (event.type === 'reject' && from !== 'rejected') {
+      // What a Restore takes it back to (a cut-off hunk stays one that can only be discarded). The
+      // table lets only these states be rejected: pending, conflict, unmatched, partial, refused.
+      hunk.rejectedFrom = from as RestorableState;
+      this.decisions.rejected(hunk.number, path);
+    } else if (event.type === 'restored') {
+      delete hunk.rejectedFrom;
+      this.decisions.restored(hunk.number, path);
+    }
   }
 
   /**

@@ -28,6 +28,13 @@ export class DecisionLog {
     else this.decided(number, path, 'accepted (written to disk)');
   }
 
+  /** A rejection taken back: one the model has not heard yet is simply forgotten; one it has, it hears is open again. */
+  restored(number: number, path: string): void {
+    const unheard = this.entries.get(hunkKey(number));
+    if (unheard?.endsWith(' rejected')) this.entries.delete(hunkKey(number));
+    else this.decided(number, path, 'no longer rejected (the user took the rejection back; it is undecided again)');
+  }
+
   undone(number: number, path: string): void {
     this.decided(number, path, 'undone (no longer on disk)');
   }

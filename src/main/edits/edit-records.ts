@@ -3,6 +3,7 @@
  * and how a hunk is reported to the renderer.
  */
 import type { EditFormat, FileOperation, HunkLine } from '../../shared/edits/edit-types';
+import type { RestorableState } from '../../shared/edits/hunk-state';
 import type { HunkRevision, HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
 import type { LineRange } from './decision-log';
 import type { FileVersion } from './file-version';
@@ -43,6 +44,8 @@ export interface HunkRecord {
   kind: FileOperation | 'move';
   fileIndex: number;
   state: HunkState;
+  /** Rejected: the state it was rejected from, which Restore (or Undo) takes it back to. */
+  rejectedFrom?: RestorableState;
   lines: HunkLine[];
   contextHints: string[];
   atEndOfFile: boolean;

@@ -19,6 +19,9 @@ import { FileVersion } from './file-version';
 import type { ProjectFileNames } from './model-paths';
 import { HunkBoard, type HunkBoardOptions } from './hunk-board';
 import { UndoJournal, type UndoOutcome } from './undo-journal';
+import { DecisionHistory, type Rejection } from './decision-history';
+import type { HunkState } from '../../shared/edits/hunk-types';
+import { FlintFailure } from '../../shared/result';
 
 export interface EditServiceOptions {
   files: ProjectFiles;
@@ -35,6 +38,10 @@ export interface EditServiceOptions {
 
 export class EditService implements Disposable {
   private readonly boards = new Set<HunkBoard>();
+  /** Rejections, in order with the journal's writes: what Undo and Redo take next (see decision-history.ts). */
+  private readonly history = new DecisionHistory<HunkBoard>();
+  /** Redo is rejecting hunks again: not a new decision that would end the redo branch. */
+  private redoing = false;
   private readonly _onDidWarn = new Emitter<string>();
   /** Something the user must hear about outside any answer (a save that raced a write). */
   readonly onDidWarn: Event<string> = this._onDidWarn.event;
@@ -42,6 +49,7 @@ export class EditService implements Disposable {
   private constructor(
     private readonly files: ProjectFiles,
     private readonly applier: EditApplier,
+    private readonly journal: UndoJournal,
     private readonly logger: Logger,
     private readonly names: ProjectFileNames | undefined,
     /** What recovery found at open, told once someone listens (see takeRecoveryNotices). */
@@ -64,7 +72,7 @@ export class EditService implements Disposable {
             : `Another program saved ${path} while Flint was writing it. Your version was put back; Flint's change to it is not on disk.`,
         ),
     });
-    service = new EditService(files, applier, options.logger, options.names, notices);
+    service = new EditService(files, applier, journal, options.logger, options.names, notices);
     return service;
   }
 
@@ -85,21 +93,48 @@ export class EditService implements Disposable {
       ...(streaming ? { streaming } : {}),
       logger: this.logger,
       onDidDispose: () => this.boards.delete(board),
+      onDidReject: (hunkIds) => !this.redoing && this.history.rejected(board, hunkIds, this.journal.recorded),
     });
     this.boards.add(board);
     return board;
   }
 
+  /** Takes back the newest decision: a rejection (its hunks are undecided again) or a write. */
   async undo(): Promise<UndoResult> {
-    const outcome = await this.applier.undo();
-    await this.noteRestored(outcome, true);
-    return describeUndo(outcome, 'Undid');
+    for (;;) {
+      const write = this.journal.nextUndo();
+      const step = this.history.nextUndo(write === null ? null : this.journal.ordinalOf(write));
+      if (step === null) return { status: 'empty', message: 'Nothing to undo.' };
+      if (step === 'write') {
+        const outcome = await this.applier.undo();
+        await this.noteRestored(outcome, true);
+        if (outcome.status === 'done') this.history.undid(step, this.journal.recorded);
+        return describeUndo(outcome, 'Undid');
+      }
+      const restored = await retake(step, (board, hunkId) => board.restoreRejected(hunkId));
+      // Its answer is gone, or its hunks were restored or decided since: the one before it is next.
+      if (restored.length === 0) this.history.drop(step);
+      else {
+        this.history.undid(step, this.journal.recorded);
+        return { status: 'done', path: restored[0]!.path, message: `Restored ${describeHunks(restored)}: undecided again.` };
+      }
+    }
   }
 
+  /** Makes again what Undo took back last: a rejection, or a write. */
   async redo(): Promise<UndoResult> {
-    const outcome = await this.applier.redo();
-    await this.noteRestored(outcome, false);
-    return describeUndo(outcome, 'Redid');
+    const step = this.history.nextRedo(this.journal.recorded);
+    if (step === null || step === 'write') {
+      const outcome = await this.applier.redo();
+      await this.noteRestored(outcome, false);
+      if (step === 'write' && outcome.status !== 'conflict' && outcome.status !== 'refused') this.history.redid(step, this.journal.recorded);
+      return describeUndo(outcome, 'Redid');
+    }
+    this.redoing = true;
+    const rejected = await retake(step, async (board, hunkId) => board.reject(hunkId)).finally(() => (this.redoing = false));
+    this.history.redid(step, this.journal.recorded, rejected.map((hunk) => hunk.id));
+    if (rejected.length === 0) return { status: 'empty', message: 'Nothing to redo: those hunks were decided since.' };
+    return { status: 'done', path: rejected[0]!.path, message: `Rejected ${describeHunks(rejected)} again.` };
   }
 
   /**
@@ -159,6 +194,26 @@ async function recoverInterruptedWrites(area: ScratchArea, journal: UndoJournal)
     ...report.restored.map((path) => `Flint was interrupted while writing ${path}; the file was put back as it was.`),
     ...report.kept.map((path) => `Flint was interrupted while writing a file; a version it had set aside is kept as ${path}.`),
   ];
+}
+
+/** The hunks of `rejection` that `act` (restore, or reject again) took; those it refuses (decided since, their answer gone) are passed over. */
+async function retake(rejection: Rejection<HunkBoard>, act: (board: HunkBoard, hunkId: string) => Promise<HunkState>): Promise<Array<{ id: string; number: number; path: string }>> {
+  const taken: Array<{ id: string; number: number; path: string }> = [];
+  for (const hunkId of rejection.hunkIds) {
+    try {
+      await act(rejection.target, hunkId);
+      taken.push({ id: hunkId, ...rejection.target.describe(hunkId) });
+    } catch (error) {
+      if (!(error instanceof FlintFailure)) throw error;
+    }
+  }
+  return taken;
+}
+
+/** "hunk 2 in src/a.ts", or "3 hunks (src/a.ts, src/b.ts)". */
+function describeHunks(hunks: ReadonlyArray<{ number: number; path: string }>): string {
+  if (hunks.length === 1) return `hunk ${hunks[0]!.number} in ${hunks[0]!.path}`;
+  return `${hunks.length} hunks (${[...new Set(hunks.map((hunk) => hunk.path))].join(', ')})`;
 }
 
 function describeUndo(outcome: UndoOutcome, verb: string): UndoResult {

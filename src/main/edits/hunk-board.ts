@@ -19,7 +19,7 @@ import { restoredRecords, snapshotOf, type BoardSnapshot } from './board-snapsho
 import { BoardState } from './board-state';
 import type { ApplyResult, EditApplier } from './edit-applier';
 import type { FileRecord, HunkRecord } from './edit-records';
-import type { FileVersion } from './file-version';
+import { FileVersion } from './file-version';
 import { appendedNote, applyInput, applyRecord, contentRefusal, declineWords, revisedLines } from './hunk-kinds';
 import { REVERT_UNDONE, REVERTED, revertHunk, noteWrite, type RevertHost } from './hunk-revert';
 import { namesProjectFile, resolveModelPath } from './model-paths';
@@ -90,8 +90,37 @@ export class HunkBoard extends BoardState implements Disposable {
 
   reject(hunkId: string): HunkState {
     const hunk = this.require(hunkId);
+    const wasRejected = hunk.state === 'rejected';
     this.decide(hunk, { type: 'reject' });
+    if (!wasRejected) this.options.onDidReject?.([hunk.id]);
     return hunk.state;
+  }
+
+  /**
+   * Takes a rejection back (the card's Restore, or Undo): the hunk is undecided again as it
+   * was, planned on what its file holds now, and the model hears of it.
+   */
+  async restoreRejected(hunkId: string): Promise<HunkState> {
+    const hunk = this.require(hunkId);
+    this.decide(hunk, { type: 'restored', to: hunk.rejectedFrom ?? (hunk.complete ? 'pending' : 'partial') });
+    if (!this.replannable(hunk)) return hunk.state;
+    const file = this.files[hunk.fileIndex]!;
+    const text = await this.options.readText(file.path).catch(() => undefined);
+    // Unreadable now (half-written…): planned at the next save, as any pending hunk.
+    if (text === undefined || this.disposed || !this.replannable(hunk)) return hunk.state;
+    if (text === null) {
+      if (!applyInput(hunk, file).createIfMissing) this.transition(hunk, { type: 'file-deleted' }, { message: `${file.path} was deleted.` });
+    } else {
+      const outcome = this.planner.replan(hunk, file, FileVersion.of(text), 'restored', false);
+      if (outcome !== null) this.transition(hunk, outcome.event, outcome.change);
+    }
+    return hunk.state;
+  }
+
+  /** A hunk's number in the answer and its file, for words about it ("hunk 2 in src/a.ts"). */
+  describe(hunkId: string): { number: number; path: string } {
+    const hunk = this.require(hunkId);
+    return { number: hunk.number, path: this.files[hunk.fileIndex]!.path };
   }
 
   /** A redirect or a retry replaced `turns` (see superseded-hunks.ts); returns how many hunks it superseded. */
@@ -190,6 +219,7 @@ export class HunkBoard extends BoardState implements Disposable {
   rejectAll(): number {
     const undecided = this.order.filter((hunk) => isUndecided(hunk.state));
     for (const hunk of undecided) this.decide(hunk, { type: 'reject' });
+    if (undecided.length > 0) this.options.onDidReject?.(undecided.map((hunk) => hunk.id));
     return undecided.length;
   }
 

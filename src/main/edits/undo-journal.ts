@@ -54,6 +54,9 @@ export type UndoOutcome =
 export class UndoJournal {
   /** Group id → the id its current run is recorded under (see runOf). */
   private readonly runs = new Map<string, string>();
+  /** Each entry's place in the order writes were recorded (this run's, after those read back): decisions that are not writes are ordered against it. */
+  private readonly ordinals = new WeakMap<JournalEntry, number>();
+  private recordedCount = 0;
 
   private constructor(
     private readonly file: string,
@@ -104,7 +107,19 @@ export class UndoJournal {
         if (entry) entry.undone = record.op === 'undo';
       }
     }
-    return new UndoJournal(file, entries, touched);
+    const journal = new UndoJournal(file, entries, touched);
+    for (const entry of entries) journal.ordinals.set(entry, ++journal.recordedCount);
+    return journal;
+  }
+
+  /** How many writes were ever recorded (dropped ones too): a new write makes it grow. */
+  get recorded(): number {
+    return this.recordedCount;
+  }
+
+  /** When `entry` was recorded, as a count of the writes recorded up to it (see `recorded`). */
+  ordinalOf(entry: JournalEntry): number {
+    return this.ordinals.get(entry) ?? 0;
   }
 
   /** Every file Flint began writing, including writes that did not happen (absolute paths). */
@@ -127,6 +142,7 @@ export class UndoJournal {
     const entry: JournalEntry = { ...change, id, at: Date.now(), undone: false, group: group === undefined ? id : this.runOf(group) };
     await this.append(writeRecordLine(entry));
     this.entries.push(entry);
+    this.ordinals.set(entry, ++this.recordedCount);
     this.touched.add(entry.absolutePath);
     return entry;
   }

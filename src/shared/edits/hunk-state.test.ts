@@ -16,6 +16,11 @@ const EVENTS = {
   'write-declined (refused)': { type: 'write-declined', outcome: 'refused' },
   'write-failed': { type: 'write-failed' },
   reject: { type: 'reject' },
+  'restored (pending)': { type: 'restored', to: 'pending' },
+  'restored (conflict)': { type: 'restored', to: 'conflict' },
+  'restored (unmatched)': { type: 'restored', to: 'unmatched' },
+  'restored (partial)': { type: 'restored', to: 'partial' },
+  'restored (refused)': { type: 'restored', to: 'refused' },
   'replanned (pending)': { type: 'replanned', outcome: 'pending' },
   'replanned (conflict)': { type: 'replanned', outcome: 'conflict' },
   'replanned (unmatched)': { type: 'replanned', outcome: 'unmatched' },
@@ -37,7 +42,7 @@ const STILL_STREAMING_ACCEPT = { refused: 'This hunk is still streaming; wait fo
 const STILL_STREAMING_REJECT = { refused: 'This hunk is still streaming; Stop first, or wait for it.' };
 const cannotAccept = (state: HunkState) => ({ refused: `This hunk is ${state}; only a complete, anchored hunk can be accepted.` });
 
-/** The whole machine, written out by hand: 9 states × 19 events (12 types with their outcomes). */
+/** The whole machine, written out by hand: 9 states × 24 events (13 types with their outcomes). */
 const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
   streaming: {
     'settled (pending)': 'pending',
@@ -52,6 +57,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: STILL_STREAMING_REJECT,
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'n/a',
     'replanned (conflict)': 'n/a',
     'replanned (unmatched)': 'n/a',
@@ -73,6 +83,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: 'rejected',
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'pending',
     'replanned (conflict)': 'conflict',
     'replanned (unmatched)': 'unmatched',
@@ -94,6 +109,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'refused',
     'write-failed': 'pending',
     reject: { refused: 'This hunk is being written; use Undo once it is.' },
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'n/a',
     'replanned (conflict)': 'n/a',
     'replanned (unmatched)': 'n/a',
@@ -115,6 +135,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: { refused: 'This hunk is already written; use Undo instead.' },
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'n/a',
     'replanned (conflict)': 'n/a',
     'replanned (unmatched)': 'n/a',
@@ -136,6 +161,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: 'rejected',
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'pending',
     'replanned (conflict)': 'conflict',
     'replanned (unmatched)': 'unmatched',
@@ -157,6 +187,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: 'rejected',
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'n/a',
     'replanned (conflict)': 'n/a',
     'replanned (unmatched)': 'n/a',
@@ -178,6 +213,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: 'rejected',
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'n/a',
     'replanned (conflict)': 'n/a',
     'replanned (unmatched)': 'n/a',
@@ -199,6 +239,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: 'rejected',
+    'restored (pending)': 'pending',
+    'restored (conflict)': 'conflict',
+    'restored (unmatched)': 'unmatched',
+    'restored (partial)': 'partial',
+    'restored (refused)': 'refused',
     'replanned (pending)': 'n/a',
     'replanned (conflict)': 'n/a',
     'replanned (unmatched)': 'n/a',
@@ -220,6 +265,11 @@ const TABLE: Record<HunkState, Record<EventLabel, Expected>> = {
     'write-declined (refused)': 'n/a',
     'write-failed': 'n/a',
     reject: 'rejected',
+    'restored (pending)': 'n/a',
+    'restored (conflict)': 'n/a',
+    'restored (unmatched)': 'n/a',
+    'restored (partial)': 'n/a',
+    'restored (refused)': 'n/a',
     'replanned (pending)': 'n/a',
     'replanned (conflict)': 'n/a',
     'replanned (unmatched)': 'n/a',
@@ -246,8 +296,8 @@ describe('nextHunkState', () => {
     expect(HUNK_STATES).toHaveLength(9);
     const typesInTable = new Set(Object.values(EVENTS).map((event) => event.type));
     expect([...typesInTable].sort()).toEqual([...HUNK_EVENT_TYPES].sort());
-    expect(HUNK_EVENT_TYPES).toHaveLength(12);
-    expect(CASES).toHaveLength(9 * 19);
+    expect(HUNK_EVENT_TYPES).toHaveLength(13);
+    expect(CASES).toHaveLength(9 * 24);
   });
 
   it.each(CASES)('a hunk that is $state, given $label, $answer', ({ state, label, expected }) => {

@@ -24,6 +24,8 @@ export type HunkEvent =
   | { type: 'write-failed' }
   /** The user declines it (or discards a partial one). */
   | { type: 'reject' }
+  /** The user takes a rejection back (Restore, or Undo): undecided again, as it was before. */
+  | { type: 'restored'; to: RestorableState }
   /** Its file changed on disk and the hunk was anchored again. */
   | { type: 'replanned'; outcome: 'pending' | 'conflict' | 'unmatched' }
   /** Its file was deleted on disk. */
@@ -34,6 +36,9 @@ export type HunkEvent =
   | { type: 'undone' }
   /** Redo wrote it again. */
   | { type: 'redone' };
+
+/** The states a rejection can be taken back to: those a hunk can be rejected from. */
+export type RestorableState = 'pending' | 'conflict' | 'unmatched' | 'partial' | 'refused';
 
 /** The answer to an event: the next state, or why the event does not apply (shown in the UI). */
 export type HunkTransition = { ok: true; state: HunkState } | { ok: false; message: string };
@@ -63,6 +68,7 @@ const NOT_APPLICABLE: Record<HunkEvent['type'], string> = {
   'write-declined': 'it is not being written.',
   'write-failed': 'it is not being written.',
   reject: 'it cannot be rejected.',
+  restored: 'only a rejected hunk can be restored.',
   replanned: 'a change to its file on disk does not affect it.',
   'file-deleted': 'the deletion of its file does not affect it.',
   'section-refused': 'refusing its file section does not affect it.',
@@ -221,6 +227,8 @@ function fromRejected(event: HunkEvent): HunkTransition {
     // Idempotent: a second click, or Reject all over an already rejected hunk.
     case 'reject':
       return to('rejected');
+    case 'restored':
+      return to(event.to);
     case 'redone':
       return to('accepted');
     default:

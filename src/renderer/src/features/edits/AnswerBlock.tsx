@@ -29,11 +29,18 @@ export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: Answ
   // A new turn is the user's own act (a follow-up, a queued message, a retry): it comes into view.
   const follow = useFollowStream(String(view.turns.at(-1)?.index ?? 0));
   // Stable while the answer streams: memoized cards re-render only when their hunk changes.
-  const { revert } = answer;
+  const { revert, restore } = answer;
   const { decide, select } = review;
   const cardActions: HunkCardActions = useMemo(
-    () => ({ onAccept: (id) => void decide('accept', id, 'card'), onReject: (id) => void decide('reject', id, 'card'), onRevert: (id) => void revert(id), onSelect: (id) => select(id, 'code'), keys }),
-    [revert, decide, select, keys],
+    () => ({
+      onAccept: (id) => void decide('accept', id, 'card'),
+      onReject: (id) => void decide('reject', id, 'card'),
+      onRevert: (id) => void revert(id),
+      onRestore: (id) => void restore(id),
+      onSelect: (id) => select(id, 'code'),
+      keys,
+    }),
+    [revert, restore, decide, select, keys],
   );
 
   return (

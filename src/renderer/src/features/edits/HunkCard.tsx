@@ -28,6 +28,8 @@ export interface HunkCardActions {
   onAccept: (hunkId: string) => void;
   onReject: (hunkId: string) => void;
   onRevert: (hunkId: string) => void;
+  /** Takes a rejection back: the hunk is undecided again. */
+  onRestore: (hunkId: string) => void;
   /** Makes it the current hunk and opens its file at it. */
   onSelect: (hunkId: string) => void;
   /** The keys, as shown on the current hunk's buttons. */
@@ -55,6 +57,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
   const canAccept = nextHunkState(hunk.state, { type: 'accept' }).ok;
   const canReject = isUndecided(hunk.state);
   const canRevert = hunk.state === 'accepted';
+  const canRestore = hunk.state === 'rejected';
   const folded = !expanded && isFolded(hunk);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
     // A held key decides one hunk, not the ones focus moves to after it.
@@ -63,6 +66,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
     if (event.key === 'a' && canAccept && !hunk.superseded) actions.onAccept(hunk.id);
     else if (event.key === 'r' && canReject) actions.onReject(hunk.id);
     else if (event.key === 'u' && canRevert) actions.onRevert(hunk.id);
+    else if (event.key === 'u' && canRestore) actions.onRestore(hunk.id);
     else if (event.key === 'l' && isFolded(hunk)) setExpanded(!expanded);
     else if (event.key === 'Enter') actions.onSelect(hunk.id);
     else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') focusSibling(event.currentTarget, event.key === 'ArrowDown' ? 1 : -1);
@@ -80,7 +84,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
       data-hunk-number={hunk.number}
       // One Tab stop per hunk: its buttons answer to keys on the card (and to the pointer).
       tabIndex={0}
-      aria-keyshortcuts={[canAccept && !hunk.superseded ? 'A' : '', canReject ? 'R' : '', canRevert ? 'U' : '', isFolded(hunk) ? 'L' : '', 'Enter'].filter(Boolean).join(' ')}
+      aria-keyshortcuts={[canAccept && !hunk.superseded ? 'A' : '', canReject ? 'R' : '', canRevert || canRestore ? 'U' : '', isFolded(hunk) ? 'L' : '', 'Enter'].filter(Boolean).join(' ')}
       onKeyDown={onKeyDown}
     >
       <header className="hunk-header">
@@ -117,10 +121,17 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
   );
 });
 
-/** Accept and Reject while it waits; Revert once it is on disk. Keys show on the current hunk's. */
+/** Accept and Reject while it waits; Revert once it is on disk; Restore once rejected. Keys show on the current hunk's. */
 function HunkButtons({ hunk, isCurrent, actions }: { hunk: HunkMeta; isCurrent: boolean; actions: HunkCardActions }) {
   const canAccept = nextHunkState(hunk.state, { type: 'accept' }).ok;
   const canReject = isUndecided(hunk.state);
+  if (hunk.state === 'rejected') {
+    return (
+      <button type="button" tabIndex={-1} onClick={() => actions.onRestore(hunk.id)} title="Take the rejection back: the hunk waits for a decision again (U here, or Undo)">
+        Restore
+      </button>
+    );
+  }
   if (hunk.state === 'accepted') {
     return (
       <button type="button" tabIndex={-1} onClick={() => actions.onRevert(hunk.id)} title="Take this hunk back off disk, even after an Accept all (U here)">

@@ -83,6 +83,7 @@ export function useAnswer(onError: (message: string) => void) {
   );
   const reject = useCallback((hunkId: string) => call(() => flint.rejectHunk({ sessionId: session(), hunkId })), [call]);
   const revert = useCallback((hunkId: string) => call(() => flint.revertHunk({ sessionId: session(), hunkId })), [call]);
+  const restore = useCallback((hunkId: string) => call(() => flint.restoreHunk({ sessionId: session(), hunkId })), [call]);
   const stop = useCallback(() => call(() => flint.stopAnswer({ sessionId: session() })), [call]);
   const acceptAll = useCallback(
     (revisions?: Record<string, HunkRevision>) => call(() => flint.acceptAllHunks({ sessionId: session(), ...(revisions && Object.keys(revisions).length > 0 ? { revisions } : {}) })),
@@ -121,7 +122,7 @@ export function useAnswer(onError: (message: string) => void) {
     [call, onError, refusals.clear, refusals.check],
   );
 
-  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, rates: ratesRef.current, send, show, stop, accept, reject, revert, acceptAll, rejectAll, retry, cancelRetry };
+  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, rates: ratesRef.current, send, show, stop, accept, reject, revert, restore, acceptAll, rejectAll, retry, cancelRetry };
 }
 
 /** What a new question is about, as the bar showed it: the file, its focus (and selection), or the project. */

@@ -130,7 +130,7 @@ function runAction(action: ReviewKeyAction, does: { decide: (decision: 'accept' 
 /** Undoes the last write Flint made; a conflict or refusal is an error, success a notice. */
 function useUndoWrite(onError: (message: string) => void, onNotice: (message: string) => void): () => Promise<void> {
   return useCallback(async () => {
-    const result = await flint.undoWrite({});
+    const result = await flint.undoDecision({});
     if (!result.ok) onError(result.error.message);
     else if (result.value.status === 'conflict' || result.value.status === 'refused') onError(result.value.message);
     else onNotice(result.value.message);
