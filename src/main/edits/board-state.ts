@@ -18,6 +18,7 @@ import { hunkUpdateOf, type FileRecord, type HunkRecord, type HunkWrite } from '
 import type { FileVersion } from './file-version';
 import { HunkPlanner, type ReplanReason } from './hunk-planner';
 import { bringBack } from './hunk-revert';
+import { restRetiredWords } from './hunk-rest';
 import type { ProjectFileNames } from './model-paths';
 import { StreamedUpdates, type StreamingSink } from './streamed-updates';
 import { newerOverlap } from './superseded-hunks';
@@ -77,6 +78,8 @@ export abstract class BoardState {
     else this.decisions.accepted(hunk.number, file.path, hunk.revised);
     this.transition(hunk, { type: off ? 'undone' : 'redone' }, { message });
     if (hunk.kind === 'move') this.followMove(file, off);
+    const rest = off && hunk.restId !== undefined ? this.hunks.get(hunk.restId) : undefined;
+    if (rest && isUndecided(rest.state)) this.transition(rest, { type: 'section-refused' }, { message: restRetiredWords(hunk) });
   }
 
   /** A move was undone (its section is back at its old path) or redone; every card of the section says where. */

@@ -16,6 +16,13 @@ export interface LineRange {
 export class DecisionLog {
   /** Each line of the note by what it is about (a hunk, or a changed range), latest last. */
   private readonly entries = new Map<string, string>();
+  /** Hunks the model did not write as such (the lines left of a hunk accepted in part), by number: how the note names them. */
+  private readonly names = new Map<number, string>();
+
+  /** Hunk `number` is the lines the user left of hunk `of` (accepted in part): named so, as the model knows only hunk `of`. */
+  nameRest(number: number, of: number): void {
+    this.names.set(number, `hunk ${number} (the lines left of hunk ${of})`);
+  }
 
   rejected(number: number, path: string): void {
     this.decided(number, path, 'rejected');
@@ -77,7 +84,7 @@ export class DecisionLog {
 
   /** A hunk's latest decision replaces an earlier one (accepted, undone, accepted again: accepted). */
   private decided(number: number, path: string, what: string): void {
-    this.set(hunkKey(number), `hunk ${number} in ${path} ${what}`);
+    this.set(hunkKey(number), `${this.names.get(number) ?? `hunk ${number}`} in ${path} ${what}`);
   }
 
   private set(key: string, line: string): void {
@@ -91,7 +98,7 @@ const hunkKey = (number: number): string => `hunk:${number}`;
 
 /** The key a line of the note is kept under, rebuilt from its words (lines come back from disk and from failed turns). */
 function keyOf(line: string): string {
-  const hunk = /^hunk (\d+) in /.exec(line);
+  const hunk = /^hunk (\d+) (?:in |\(the lines left of)/.exec(line);
   if (hunk) return hunkKey(Number(hunk[1]));
   const lines = /^(lines? .+?) changed by the user since your answer/.exec(line);
   return lines ? `lines:${lines[1]}` : `line:${line}`;

@@ -44,6 +44,10 @@ export interface HunkRecord {
   kind: FileOperation | 'move';
   fileIndex: number;
   state: HunkState;
+  /** The hunk (its id) this one is the rest of: the lines the user left when accepting it in part (see hunk-rest.ts). */
+  restOf?: string;
+  /** Accepted in part: the hunk (its id) offering the lines it left. */
+  restId?: string;
   /** Rejected: the state it was rejected from, which Restore (or Undo) takes it back to. */
   rejectedFrom?: RestorableState;
   lines: HunkLine[];

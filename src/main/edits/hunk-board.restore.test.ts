@@ -113,3 +113,45 @@ describe('Undo and Redo walk back through decisions in order', () => {
     }
   });
 });
+
+describe('HunkBoard: the lines left of a hunk accepted in part', () => {
+  const THREE_LINES = patch('*** Update File: f.txt', ' a', '-b', '+B', '+b2', ' c');
+
+  it('offers the lines the user left as a hunk of its own, which writes the rest of the change when accepted', async () => {
+    const flint = await boardOnDisk({ 'f.txt': 'a\nb\nc\n' });
+    try {
+      await flint.stream(THREE_LINES);
+      // Lines: ' a', '-b', '+B', '+b2', ' c': the user takes only "+B".
+      expect(await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] })).toBe('accepted');
+      expect(await flint.read('f.txt')).toBe('a\nb\nB\nc\n');
+      const rest = [...flint.hunks.values()].find((hunk) => hunk.id !== '1.0')!;
+      expect(rest).toMatchObject({ state: 'pending', number: 2, message: 'The lines you left of hunk 1: accept or reject them too.' });
+      expect(await flint.board.accept(rest.id)).toBe('accepted');
+      expect(await flint.read('f.txt')).toBe('a\nB\nb2\nc\n');
+      expect(flint.board.decisions.peek()).toEqual([
+        'hunk 1 in f.txt accepted in part (1 of 3 changed lines written; the rest left as the file had it)',
+        'hunk 2 (the lines left of hunk 1) in f.txt accepted (written to disk)',
+      ]);
+    } finally {
+      await flint.close();
+    }
+  });
+
+  it('lets the lines left be rejected, and Undo of the part written refuses a rest still undecided', async () => {
+    const flint = await boardOnDisk({ 'f.txt': 'a\nb\nc\n' });
+    try {
+      await flint.stream(THREE_LINES);
+      await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] });
+      const restId = [...flint.hunks.keys()].find((id) => id !== '1.0')!;
+      expect(await flint.service.undo()).toMatchObject({ status: 'done' });
+      expect(flint.hunks.get('1.0')?.state).toBe('pending');
+      expect(flint.hunks.get(restId)).toMatchObject({ state: 'refused', message: 'Hunk 1 is undecided again with all its lines, so these lines it left no longer apply on their own.' });
+      expect(flint.board.reject(restId)).toBe('rejected');
+      // The whole hunk is still there to accept.
+      expect(await flint.board.accept('1.0')).toBe('accepted');
+      expect(await flint.read('f.txt')).toBe('a\nB\nb2\nc\n');
+    } finally {
+      await flint.close();
+    }
+  });
+});

@@ -20,7 +20,8 @@ describe('HunkBoard: accepting a hunk revised by the user', () => {
       expect(await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [3, 1] })).toBe('accepted');
       expect(await flint.read('src/a.ts')).toBe('one\nTWO\nthree\nfour\n');
       expect(flint.hunks.get('1.0')).toMatchObject({ state: 'accepted', revised: '2 of 5 changed lines' });
-      const replaced = flint.updates.filter((update) => update.replaceLines !== undefined);
+      // Hunk 1's lines, replaced once (the lines it left come as a hunk of their own: hunk-board.restore.test.ts).
+      const replaced = flint.updates.filter((update) => update.id === '1.0' && update.replaceLines !== undefined);
       expect(replaced).toHaveLength(1);
       expect(replaced[0]!.replaceLines).toEqual([
         { kind: 'context', text: 'one' },
@@ -123,7 +124,8 @@ describe('HunkBoard: accepting a hunk revised by the user', () => {
 describe('HunkBoard: Undo, Redo and revert of a revised accept', () => {
   /** The hunk's lines as the model wrote them, from the updates that streamed them. */
   const modelLinesOf = (flint: BoardOnDisk, hunkId: string) => flint.updates.filter((update) => update.id === hunkId).flatMap((update) => update.appendLines);
-  const replacedSince = (flint: BoardOnDisk, from: number) => flint.updates.slice(from).filter((update) => update.replaceLines !== undefined);
+  /** Hunk 1's updates since `from` that replaced its lines. */
+  const replacedSince = (flint: BoardOnDisk, from: number) => flint.updates.slice(from).filter((update) => update.id === '1.0' && update.replaceLines !== undefined);
 
   it('Undo of a line-level accept shows the model’s whole hunk again, and Accept then writes the whole hunk', async () => {
     await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
@@ -147,7 +149,7 @@ describe('HunkBoard: Undo, Redo and revert of a revised accept', () => {
   it('Redo of a line-level accept brings back its revised lines and label', async () => {
     await withBoard({ 'src/a.ts': 'one\ntwo\nthree\nfour\n' }, FIVE_CHANGES, async (flint) => {
       await flint.board.accept('1.0', undefined, { kind: 'lines', indices: [2] });
-      const revisedLines = flint.updates.findLast((update) => update.replaceLines !== undefined)!.replaceLines;
+      const revisedLines = flint.updates.findLast((update) => update.id === '1.0' && update.replaceLines !== undefined)!.replaceLines;
       expect((await flint.service.undo()).status).toBe('done');
       const from = flint.updates.length;
       expect((await flint.service.redo()).status).toBe('done');
@@ -195,9 +197,12 @@ describe('HunkBoard: Undo, Redo and revert of a revised accept', () => {
       const updates: HunkUpdate[] = [];
       flint.service.openBoard((update) => updates.push(update)).restore(snapshot);
       expect((await flint.service.undo()).status).toBe('done');
-      expect(updates.findLast((update) => update.replaceLines !== undefined)?.replaceLines).toEqual(whole);
-      expect(updates.at(-1)).toMatchObject({ state: 'pending' });
-      expect(updates.at(-1)?.revised).toBeUndefined();
+      const hunkOne = updates.filter((update) => update.id === '1.0');
+      expect(hunkOne.findLast((update) => update.replaceLines !== undefined)?.replaceLines).toEqual(whole);
+      expect(hunkOne.at(-1)).toMatchObject({ state: 'pending' });
+      expect(hunkOne.at(-1)?.revised).toBeUndefined();
+      // The lines it left, still undecided, no longer apply on their own.
+      expect(updates.at(-1)).toMatchObject({ id: '1.0.rest1.2', state: 'refused' });
     });
   });
 });

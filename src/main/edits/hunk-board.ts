@@ -7,7 +7,7 @@
  * HunkPlanner's. Knows nothing of prompts or streams: the conversation (src/main/ask)
  * hands it events.
  */
-import type { EditFormat, HunkStreamEvent } from '../../shared/edits/edit-types';
+import type { EditFormat, HunkLine, HunkStreamEvent } from '../../shared/edits/edit-types';
 import { isUndecided, nextHunkState } from '../../shared/edits/hunk-state';
 import type { HunkRevision, HunkState } from '../../shared/edits/hunk-types';
 import { FlintFailure } from '../../shared/result';
@@ -24,6 +24,8 @@ import { appendedNote, applyInput, applyRecord, contentRefusal, declineWords, re
 import { REVERT_UNDONE, REVERTED, revertHunk, noteWrite, type RevertHost } from './hunk-revert';
 import { namesProjectFile, resolveModelPath } from './model-paths';
 import { countHunks, supersede } from './superseded-hunks';
+import { planRest } from './hunk-rest';
+import { restOfChosen } from '../../shared/edits/hunk-revision';
 
 /** The parser's events a board takes: everything but the prose around the edits. */
 export type HunkEventOfStream = HunkStreamEvent;
@@ -80,7 +82,21 @@ export class HunkBoard extends BoardState implements Disposable {
     if (hunk.kind === 'move' && result.status === 'applied') this.followMove(file, false);
     // The file's other hunks stand on what was written where they anchor there: no false 3-way conflicts between neighbours.
     if (result.status === 'applied' && result.written) this.replanAll(file.path, result.written, 'written', new Set([hunk]));
+    if (revision?.kind === 'lines' && result.status === 'applied' && result.written) this.offerRest(hunk, unrevised.lines, revision.indices, result.written);
     return hunk.state;
+  }
+
+  /** `hunk` was written in part (`indices` of `lines`): the lines left are offered as a hunk of their own (see hunk-rest.ts). */
+  private offerRest(hunk: HunkRecord, lines: HunkLine[], indices: readonly number[], written: FileVersion): void {
+    const restLines = restOfChosen(lines, indices);
+    if (restLines === null) return;
+    const rest = this.createHunk(`${hunk.id}.rest${hunk.number}.${this.nextNumber}`, hunk.turn, 'update', hunk.fileIndex, hunk.contextHints);
+    Object.assign(rest, { lines: restLines, complete: true, restOf: hunk.id });
+    hunk.restId = rest.id;
+    this.decisions.nameRest(rest.number, hunk.number);
+    this.report(rest, [], true);
+    const outcome = planRest(rest, hunk, this.files[hunk.fileIndex]!, written);
+    this.transition(rest, outcome.event, outcome.change);
   }
 
   /** Takes an accepted hunk's write back off disk, as a new change (see hunk-revert.ts). */
@@ -149,6 +165,7 @@ export class HunkBoard extends BoardState implements Disposable {
     this.order.push(...hunks);
     for (const hunk of hunks) this.hunks.set(hunk.id, hunk);
     this.nextNumber = Math.max(1, ...hunks.map((hunk) => hunk.number + 1));
+    for (const hunk of hunks) if (hunk.restOf !== undefined && this.hunks.has(hunk.restOf)) this.decisions.nameRest(hunk.number, this.hunks.get(hunk.restOf)!.number);
     this.hasSuperseded = hunks.some((hunk) => hunk.superseded);
     for (const hunk of toSettle) void this.settle(hunk);
   }

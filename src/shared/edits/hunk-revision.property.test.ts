@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { lcsTable, pairs } from '../../../test/helpers/revision-oracle';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
-import { reviseHunk } from './hunk-revision';
+import { restOfChosen, reviseHunk } from './hunk-revision';
 
 type Random = () => number;
 
@@ -110,6 +110,29 @@ describe('revising a hunk (property)', () => {
       expect(oldLinesOf(revised.lines), JSON.stringify(context)).toEqual(oldLinesOf(lines));
       expect(newLinesOf(revised.lines), JSON.stringify(context)).toEqual(expectedNewText(lines, chosen));
       expect(revised.words).toBe(`${chosen.size} of ${changedIndices.length} changed lines`);
+    }
+  });
+
+  it('leaves, after an accept in part, a rest that takes what was written to what the whole hunk writes', () => {
+    const trials = trialCount(3_000, 100_000);
+    for (let trial = 0; trial < trials; trial += 1) {
+      const seed = firstSeed + trial;
+      const random = seededRandom(seed);
+      const lines = randomHunk(random);
+      const changedIndices = lines.flatMap((line, index) => (line.kind === 'context' ? [] : [index]));
+      const indices = changedIndices.filter(() => random() < 0.5);
+      const revised = reviseHunk(lines, { kind: 'lines', indices });
+      const rest = restOfChosen(lines, indices);
+      const context = JSON.stringify({ seed, lines, indices });
+      if (!revised.ok) {
+        expect(rest, context).toBeNull();
+        continue;
+      }
+      if (rest === null) throw new Error(`no rest ${context}`);
+      expect(oldLinesOf(rest), context).toEqual(newLinesOf(revised.lines));
+      expect(newLinesOf(rest), context).toEqual(newLinesOf(lines));
+      // Exactly the changes not chosen, no more.
+      expect(rest.filter((line) => line.kind !== 'context').length, context).toBe(changedIndices.length - indices.length);
     }
   });
 

@@ -55,6 +55,23 @@ function chooseLines(lines: readonly HunkLine[], indices: readonly number[]): Re
 }
 
 /**
+ * What is left of a hunk accepted in part (`indices`: the changed lines chosen, as for
+ * a `lines` revision that was written): a hunk from what the file holds now to the hunk
+ * accepted whole. The chosen lines are on disk (added ones are its context, removed ones
+ * gone); the others are its changes, in the same in-place order the written lines took.
+ * Null when nothing is left, or the choice is not one `reviseHunk` takes.
+ */
+export function restOfChosen(lines: readonly HunkLine[], indices: readonly number[]): HunkLine[] | null {
+  if (!chooseLines(lines, indices).ok) return null;
+  const chosen = new Set(indices);
+  return inPlaceOrder(lines).flatMap((index): HunkLine[] => {
+    const line = lines[index]!;
+    if (line.kind === 'context' || !chosen.has(index)) return [line];
+    return line.kind === 'add' ? [{ kind: 'context', text: line.text }] : [];
+  });
+}
+
+/**
  * The hunk's line indices with each change (the removed and added lines between two
  * context lines) reordered so every added line follows the removed line it takes the
  * place of — paired as line endings are (equal text first, then in order: line-pairs.ts);
