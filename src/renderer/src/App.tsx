@@ -9,7 +9,7 @@ import { AskBar } from './features/ask-bar/AskBar';
 import { useAskBar } from './features/ask-bar/use-ask-bar';
 import { useMentionFiles } from './features/ask-bar/use-mention-completion';
 import { useAnswer } from './features/edits/use-answer';
-import { ShortcutsSheet } from './features/review/ShortcutsSheet';
+import { ShortcutsSheet } from './features/shortcuts/ShortcutsSheet';
 import { useReview } from './features/review/use-review';
 import { OpenFolder } from './features/open-folder/OpenFolder';
 import { SettingsDialog } from './features/settings/SettingsDialog';
@@ -80,9 +80,10 @@ export function App() {
           files={mentionFiles}
           onOpenSettings={closingFirst(bar, settings.open)}
           onOpenFolder={closingFirst(bar, actions.openFolderFromBar)}
+          focusAfterClose={review.focusCurrent}
         />
       )}
-      {review.isSheetOpen && <ShortcutsSheet onClose={review.closeSheet} />}
+      {review.isSheetOpen && <ShortcutsSheet askShortcut={shortcutLabel} systemWide={state.hotkey?.state === 'registered'} onClose={review.closeSheet} />}
       {settings.isOpen && (
         <SettingsDialog
           onClose={settings.close}

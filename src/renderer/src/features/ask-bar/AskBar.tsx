@@ -45,13 +45,15 @@ export interface AskBarProps {
   files: () => readonly string[];
   onOpenSettings: () => void;
   onOpenFolder: () => void;
+  /** Where focus goes when the bar closes (the hunk waiting for a decision); false: back where it was. */
+  focusAfterClose?: () => boolean;
 }
 
-export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, files, onOpenSettings, onOpenFolder }: AskBarProps) {
+export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, files, onOpenSettings, onOpenFolder, focusAfterClose }: AskBarProps) {
   const { scope, focus, draft, setDraft } = bar;
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
-  const { inputRef, titleRef, isAttempted, markAttempted, isAnswerShown } = useBarOpening(bar, view);
+  const { inputRef, titleRef, isAttempted, markAttempted, isAnswerShown } = useBarOpening(bar, view, focusAfterClose);
   // After useBarOpening, which focuses the input first and gives focus back itself on close.
   const dialogRef = useRef<HTMLDivElement>(null);
   useFocusTrap(dialogRef, { fallbackRef: inputRef, shouldReturnFocus: false });

@@ -38,6 +38,7 @@ export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: Answ
       onRevert: (id) => void revert(id),
       onRestore: (id) => void restore(id),
       onSelect: (id) => select(id, 'code'),
+      onSelectLines: (id) => select(id, 'lines'),
       keys,
     }),
     [revert, restore, decide, select, keys],

@@ -32,6 +32,8 @@ export interface HunkCardActions {
   onRestore: (hunkId: string) => void;
   /** Makes it the current hunk and opens its file at it. */
   onSelect: (hunkId: string) => void;
+  /** As onSelect, with focus in the file view and the hunk's first line selected (Shift+↓/↑ on the card). */
+  onSelectLines: (hunkId: string) => void;
   /** The keys, as shown on the current hunk's buttons. */
   keys: { accept: string; reject: string };
 }
@@ -69,6 +71,8 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
     else if (event.key === 'u' && canRestore) actions.onRestore(hunk.id);
     else if (event.key === 'l' && isFolded(hunk)) setExpanded(!expanded);
     else if (event.key === 'Enter') actions.onSelect(hunk.id);
+    // Lines are chosen in the file view: Shift+↓/↑ goes there with the first line selected, and goes on selecting.
+    else if (event.shiftKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp') && canSelectLines(hunk)) actions.onSelectLines(hunk.id);
     else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') focusSibling(event.currentTarget, event.key === 'ArrowDown' ? 1 : -1);
     else return;
     event.preventDefault();
@@ -84,7 +88,7 @@ export const HunkCard = memo(function HunkCard({ hunk, store, isCurrent, actions
       data-hunk-number={hunk.number}
       // One Tab stop per hunk: its buttons answer to keys on the card (and to the pointer).
       tabIndex={0}
-      aria-keyshortcuts={[canAccept && !hunk.superseded ? 'A' : '', canReject ? 'R' : '', canRevert || canRestore ? 'U' : '', isFolded(hunk) ? 'L' : '', 'Enter'].filter(Boolean).join(' ')}
+      aria-keyshortcuts={[canAccept && !hunk.superseded ? 'A' : '', canReject ? 'R' : '', canRevert || canRestore ? 'U' : '', isFolded(hunk) ? 'L' : '', 'Enter', canSelectLines(hunk) ? 'Shift+ArrowDown' : ''].filter(Boolean).join(' ')}
       onKeyDown={onKeyDown}
     >
       <header className="hunk-header">
@@ -151,6 +155,11 @@ function HunkButtons({ hunk, isCurrent, actions }: { hunk: HunkMeta; isCurrent: 
       </button>
     </>
   );
+}
+
+/** A hunk drawn in its file, whose lines can be chosen there. */
+function canSelectLines(hunk: HunkMeta): boolean {
+  return hunk.operation === 'update' && hunk.state === 'pending' && !hunk.superseded;
 }
 
 /** ↓ / ↑ on a card: the next or previous card in the pane takes focus. */

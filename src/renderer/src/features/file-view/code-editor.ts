@@ -164,12 +164,17 @@ export class CodeEditor {
     return this.view.hasFocus ? hunkAt(this.view.state, this.view.state.selection.main.head) : null;
   }
 
-  /** Puts the cursor on the hunk's first added (else first changed) line and focuses the view; false if it is not drawn. */
-  focusHunk(hunkId: string): boolean {
+  /**
+   * Puts the cursor on the hunk's first added (else first changed) line and focuses the view;
+   * with `selectLine`, that line is selected whole (Shift+↓ then takes the next ones). False if
+   * the hunk is not drawn.
+   */
+  focusHunk(hunkId: string, selectLine = false): boolean {
     const block = blocksNow(this.view.state).find((candidate) => candidate.hunkId === hunkId);
     if (!block) return false;
     const line = block.lines.find((candidate) => candidate.kind === 'add') ?? block.lines.find((candidate) => candidate.kind === 'remove') ?? block.lines[0]!;
-    this.view.dispatch({ selection: { anchor: line.from }, effects: [setCurrentHunk.of(hunkId), EditorView.scrollIntoView(line.from, { y: 'center' })] });
+    const selection = selectLine ? { anchor: line.from, head: line.to } : { anchor: line.from };
+    this.view.dispatch({ selection, effects: [setCurrentHunk.of(hunkId), EditorView.scrollIntoView(line.from, { y: 'center' })] });
     this.view.focus();
     return true;
   }

@@ -10,6 +10,7 @@
  */
 import { EditorState, StateEffect, StateField, Transaction, type Extension, type Range } from '@codemirror/state';
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view';
+import { pinnedHeaders } from './pinned-headers';
 import type { HunkLine } from '../../../../shared/edits/edit-types';
 import type { ReviewBlock, ReviewDoc } from './review-doc';
 import { reviewTheme as theme } from './review-theme';
@@ -360,5 +361,5 @@ export function reviewExtension(actions: () => ReviewActions): Extension {
     const hunkId = hunkAt(update.state, update.state.selection.main.head);
     if (hunkId !== null && hunkId !== update.state.field(reviewField).current) actions().enter(hunkId);
   });
-  return [reviewField, guard, wholeRunDeletion, drawing, follow, theme];
+  return [reviewField, guard, wholeRunDeletion, drawing, follow, theme, pinnedHeaders];
 }

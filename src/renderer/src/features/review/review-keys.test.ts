@@ -48,7 +48,12 @@ describe('reviewKeyAction', () => {
     expect(reviewKeyAction({ ...press('z', { ctrlKey: true, altKey: true }) }, typing, false)).toBe('undo');
     expect(reviewKeyAction(press('z', { ctrlKey: true }), anywhere, false)).toBe('undo');
     expect(reviewKeyAction(press('z', { ctrlKey: true }), typing, false)).toBeNull();
-    expect(reviewKeyAction(press('z', { ctrlKey: true, shiftKey: true }), anywhere, false)).toBeNull();
+    expect(reviewKeyAction(press('z', { ctrlKey: true, shiftKey: true }), typing, false)).toBeNull();
+  });
+
+  it('redoes with Shift added to either undo key, and never takes the editor’s own redo from typing', () => {
+    expect(reviewKeyAction({ ...press('Z', { ctrlKey: true, altKey: true, shiftKey: true }), code: 'KeyZ' }, typing, false)).toBe('redo');
+    expect(reviewKeyAction({ ...press('Z', { ctrlKey: true, shiftKey: true }), code: 'KeyZ' }, anywhere, false)).toBe('redo');
   });
 
   it('opens the shortcuts with ? outside text boxes, and Ctrl+/ anywhere', () => {

@@ -5,11 +5,12 @@
  * The scheme users know from Cursor and VS Code: Ctrl/Cmd+Enter accepts, Ctrl/Cmd+Backspace
  * rejects (in the code view too, as in Cursor's inline diffs); Continue's Ctrl/Cmd+Alt+Y / N
  * work too (Ctrl/Cmd+Backspace deletes a word in a text box with text in it, as it always has). Alt+↓/↑ or F7 / Shift+F7 move between
- * hunks; Shift adds "all" to accept and reject. Ctrl/Cmd+Alt+Z undoes Flint's last write
- * anywhere, Ctrl/Cmd+Z too where it would not undo typing. `?` (or Ctrl/Cmd+/) lists them.
+ * hunks; Shift adds "all" to accept and reject. Ctrl/Cmd+Alt+Z undoes the last decision
+ * (a rejection, or a change Flint wrote) anywhere, Ctrl/Cmd+Z too where it would not undo
+ * typing; Shift with either redoes it. `?` (or Ctrl/Cmd+/) lists them.
  */
 
-export type ReviewKeyAction = 'accept' | 'reject' | 'next' | 'previous' | 'accept-all' | 'reject-all' | 'undo' | 'shortcuts';
+export type ReviewKeyAction = 'accept' | 'reject' | 'next' | 'previous' | 'accept-all' | 'reject-all' | 'undo' | 'redo' | 'shortcuts';
 
 export interface ReviewKeyPress {
   key: string;
@@ -36,12 +37,12 @@ export function reviewKeyAction(press: ReviewKeyPress, target: KeyTarget, isMac:
   if (mod && press.altKey) {
     if (press.code === 'KeyY') return 'accept';
     if (press.code === 'KeyN') return 'reject';
-    if (press.code === 'KeyZ') return 'undo';
+    if (press.code === 'KeyZ') return press.shiftKey ? 'redo' : 'undo';
     return null;
   }
   if (mod && press.key === 'Enter') return press.shiftKey ? 'accept-all' : 'accept';
   if (mod && press.key === 'Backspace' && !(target.isTyping && target.hasText)) return press.shiftKey ? 'reject-all' : 'reject';
-  if (mod && press.code === 'KeyZ' && !press.shiftKey && !target.isTyping) return 'undo';
+  if (mod && press.code === 'KeyZ' && !target.isTyping) return press.shiftKey ? 'redo' : 'undo';
   if (mod && press.code === 'Slash') return 'shortcuts';
   if (press.key === '?' && !mod && !press.altKey && !target.isTyping) return 'shortcuts';
   return null;
@@ -59,6 +60,7 @@ export function reviewKeyLabels(isMac: boolean): Record<ReviewKeyAction, string>
     'accept-all': `${mod}Shift+Enter`,
     'reject-all': `${mod}Shift+Backspace`,
     undo: `${mod}${alt}Z`,
+    redo: `${mod}${alt}Shift+Z`,
     shortcuts: isMac ? '? or ⌘/' : '? or Ctrl+/',
   };
 }

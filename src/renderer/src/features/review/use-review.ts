@@ -18,8 +18,8 @@ import { reviewKeyAction, type KeyTarget, type ReviewKeyAction } from './review-
 export interface ReviewSurface {
   /** What Accept takes of `hunkId` if it is drawn there: selected lines, edited text, or undefined (all). */
   revisionOf(hunkId: string): HunkRevision | undefined;
-  /** Puts the cursor on the hunk's first added (or changed) line and focuses the code view, if the hunk is drawn there. */
-  focusHunk(hunkId: string): boolean;
+  /** Puts the cursor on the hunk's first added (or changed) line (`selectLine`: selects it) and focuses the code view, if the hunk is drawn there. */
+  focusHunk(hunkId: string, selectLine?: boolean): boolean;
   /** The hunk the cursor is in while the code view has focus (the keys then act on it), or null. */
   hunkAtCursor(): string | null;
   /** The hunks edited in place, with their edits: Accept all writes those, not the model's text. */
@@ -28,8 +28,8 @@ export interface ReviewSurface {
   isEditingAtCursor(): boolean;
 }
 
-/** Where focus goes with a newly current hunk: its card, the code view at it, or nowhere (it stays). */
-export type FocusTarget = 'card' | 'code' | 'stay';
+/** Where focus goes with a newly current hunk: its card, the code view at it (`lines`: its first line selected), or nowhere (it stays). */
+export type FocusTarget = 'card' | 'code' | 'lines' | 'stay';
 
 export type ReviewHandle = ReturnType<typeof useReview>;
 
@@ -69,7 +69,7 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
       setRevealTick((tick) => tick + 1);
       if (target === 'card') focusCardOf(hunkId);
       // The code view may still be loading the file: it takes focus once the hunk is drawn.
-      else if (target === 'code' && !surface.current?.focusHunk(hunkId)) pendingFocus.current = { hunkId, target };
+      else if ((target === 'code' || target === 'lines') && !surface.current?.focusHunk(hunkId, target === 'lines')) pendingFocus.current = { hunkId, target };
     },
     [openFile, setChosen],
   );
@@ -94,47 +94,68 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
     [accept, reject, onNotice, select],
   );
 
-  // The first move goes to the first (or last) hunk; later ones from the current one.
+  // From the current hunk (where closing the bar puts focus): the first Alt+↓ goes on to the next.
   const move = useCallback(
     (step: 1 | -1) => {
-      const { view: now, chosen: from } = latest.current;
-      const next = neighbourOf(now, from !== null && now?.hunks[from] ? from : null, step);
+      const { view: now, current: from } = latest.current;
+      const next = neighbourOf(now, from, step);
       if (next === null) onNotice('No hunk is waiting for a decision.');
       else select(next, focusAfterDecision());
     },
     [onNotice, select],
   );
 
+  /** Focus on the current hunk (in the file view where it is drawn there, else its card); false when none waits. */
+  const focusCurrent = useCallback((): boolean => {
+    const { view: now, current: hunkId } = latest.current;
+    const hunk = hunkId === null ? undefined : now?.hunks[hunkId];
+    if (!hunk || hunkId === null) return false;
+    select(hunkId, hunk.operation === 'update' ? 'code' : 'card');
+    return true;
+  }, [select]);
+
   /** Accept all, with the edits made in the file view (never the model's text over them). */
   const acceptEverything = useCallback(() => acceptAll(surface.current?.editedRevisions()), [acceptAll]);
 
-  const undo = useUndoWrite(onError, onNotice);
+  const undo = useUndoDecision('undo', onError, onNotice);
+  const redo = useUndoDecision('redo', onError, onNotice);
 
-  const run = useCallback((action: ReviewKeyAction) => runAction(action, { decide, move, acceptAll: acceptEverything, rejectAll, undo, openSheet: () => setSheetOpen(true) }), [acceptEverything, rejectAll, decide, move, undo]);
+  const run = useCallback((action: ReviewKeyAction) => runAction(action, { decide, move, acceptAll: acceptEverything, rejectAll, undo, redo, openSheet: () => setSheetOpen(true) }), [acceptEverything, rejectAll, decide, move, undo, redo]);
   useReviewKeys(run, latest, surface);
   const closeSheet = useCallback(() => setSheetOpen(false), []);
   const openSheet = useCallback(() => setSheetOpen(true), []);
-  return { current, revealTick, select, setChosen, decide, move, undo, acceptAll: acceptEverything, surface, pendingFocus, isSheetOpen, closeSheet, openSheet };
+  return { current, revealTick, select, setChosen, decide, move, focusCurrent, undo, acceptAll: acceptEverything, surface, pendingFocus, isSheetOpen, closeSheet, openSheet };
 }
 
 /** What a review key does. */
-function runAction(action: ReviewKeyAction, does: { decide: (decision: 'accept' | 'reject') => Promise<void>; move: (step: 1 | -1) => void; acceptAll: () => Promise<unknown>; rejectAll: () => Promise<unknown>; undo: () => Promise<void>; openSheet: () => void }): void {
+interface ReviewDoes {
+  decide: (decision: 'accept' | 'reject') => Promise<void>;
+  move: (step: 1 | -1) => void;
+  acceptAll: () => Promise<unknown>;
+  rejectAll: () => Promise<unknown>;
+  undo: () => Promise<void>;
+  redo: () => Promise<void>;
+  openSheet: () => void;
+}
+
+function runAction(action: ReviewKeyAction, does: ReviewDoes): void {
   if (action === 'accept' || action === 'reject') void does.decide(action);
   else if (action === 'next' || action === 'previous') does.move(action === 'next' ? 1 : -1);
   else if (action === 'accept-all') void does.acceptAll();
   else if (action === 'reject-all') void does.rejectAll();
   else if (action === 'undo') void does.undo();
+  else if (action === 'redo') void does.redo();
   else does.openSheet();
 }
 
-/** Undoes the last write Flint made; a conflict or refusal is an error, success a notice. */
-function useUndoWrite(onError: (message: string) => void, onNotice: (message: string) => void): () => Promise<void> {
+/** Undoes (or redoes) the last decision; a conflict or refusal is an error, success a notice. */
+function useUndoDecision(which: 'undo' | 'redo', onError: (message: string) => void, onNotice: (message: string) => void): () => Promise<void> {
   return useCallback(async () => {
-    const result = await flint.undoDecision({});
+    const result = which === 'undo' ? await flint.undoDecision({}) : await flint.redoDecision({});
     if (!result.ok) onError(result.error.message);
     else if (result.value.status === 'conflict' || result.value.status === 'refused') onError(result.value.message);
     else onNotice(result.value.message);
-  }, [onError, onNotice]);
+  }, [which, onError, onNotice]);
 }
 
 /** The keys, listened to first (capture) so no text box or editor takes them. */
