@@ -146,7 +146,10 @@ describe('the live diff in Chromium (serve shell, simulator)', () => {
     await page.screenshot({ path: join(OUTPUT, 'live-diff.png') });
   });
 
-  it('undo restores the original bytes', async () => {
+  it('Undo takes the decisions back newest first: the rejection, then the write (the original bytes)', async () => {
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await eventually(() => stateOf(1), (state) => state === 'Ready', 'the rejected hunk to wait again');
+    expect(await onDisk()).toBe(AFTER_FIRST);
     await page.getByRole('button', { name: 'Undo' }).click();
     await eventually(onDisk, (text) => text === ORIGINAL, 'the original bytes');
   });

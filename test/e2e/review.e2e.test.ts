@@ -67,7 +67,6 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
   const card = (number: number) => page.locator(`.hunk-card[data-hunk-number="${number}"]`);
   const stateOf = (number: number) => card(number).getByLabel('Hunk state').textContent();
   // Expressions, not functions: the tests typecheck without the DOM's types.
-  const focusedCard = () => page.evaluate<string | null>("document.activeElement?.closest('.hunk-card')?.getAttribute('data-hunk-number') ?? null");
   const focusedIn = (selector: string) => page.evaluate<boolean>(`document.activeElement?.closest(${JSON.stringify(selector)}) != null`);
   const codeLines = () => page.locator('.file-view-editor .cm-line').allTextContents();
   const shoot = async (name: string) => {
@@ -115,10 +114,9 @@ describe('the review in the file, keyboard only (serve shell, simulator)', () =>
   });
 
   it('accepts two lines of the first hunk, an edit of the second, rejects the third: exact bytes', async () => {
-    await page.keyboard.press('Alt+ArrowDown');
-    await eventually(focusedCard, (number) => number === '1', 'hunk 1 to take focus');
-    // Enter on a hunk opens it in the file: the cursor on its first added line.
-    await page.keyboard.press('Enter');
+    // Closing the bar put focus on the hunk waiting, hunk 1, in the file: the cursor on its first added line.
+    await eventually(() => focusedIn('.file-view'), Boolean, 'hunk 1 to take focus in the file view');
+    expect(await page.locator('.file-view-editor .cm-flint-hunk-header.is-current').textContent()).toContain('Hunk 1 ');
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+ArrowDown');
     // The hunk's header says what Accept will take.

@@ -26,6 +26,7 @@ import { NamedFiles, ProjectTitle, SubjectSwitch } from './ProjectScope';
 import type { AskBarHandle } from './use-ask-bar';
 import { useAskBarKeys } from './use-ask-bar-keys';
 import { useBarOpening } from './use-bar-opening';
+import { coverWith } from '../../lib/covering-panels';
 import { useMentionCompletion } from './use-mention-completion';
 
 /** Past this many characters the bar says that the question competes with the file for room. */
@@ -57,6 +58,8 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
   // After useBarOpening, which focuses the input first and gives focus back itself on close.
   const dialogRef = useRef<HTMLDivElement>(null);
   useFocusTrap(dialogRef, { fallbackRef: inputRef, shouldReturnFocus: false });
+  // The file view keeps the hunk waiting for a decision out from under the bar.
+  useEffect(() => (dialogRef.current ? coverWith(dialogRef.current) : undefined), []);
   // Alt+N flips the default: an opening that shows its own answer follows it up; a new
   // opening starts a new conversation (the one on screen can still be followed up).
   const [isFlipped, setFlipped] = useState(false);

@@ -75,7 +75,7 @@ function AskBox({ currentFile, isStreaming, shortcutLabel, onStop, onAsk, undoKe
             Ask… <kbd>{shortcutLabel}</kbd>
           </button>
         )}
-        <button type="button" onClick={onUndo} title={`Undo the last change Flint wrote (${undoKey}); an Accept all is one step`}>
+        <button type="button" onClick={onUndo} title={`Undo the last decision: a rejected hunk waits again, a written one comes off disk (${undoKey}); an Accept all is one step`}>
           Undo
         </button>
       </div>

@@ -10,7 +10,7 @@ import { afterNextPaint } from '../../lib/after-paint';
 import { flint } from '../../lib/flint';
 import { buildReviewDoc, type InlineHunk } from '../review/review-doc';
 import type { ReviewActions } from '../review/review-extension';
-import type { FocusTarget, ReviewSurface } from '../review/use-review';
+import { isFocusUnmoved, type PendingFocus, type ReviewSurface } from '../review/use-review';
 import { CodeEditor } from './code-editor';
 
 /**
@@ -46,7 +46,7 @@ export interface FileReview {
   /** The conversation the hunks are of. */
   sessionId: string | null;
   /** Focus asked for a hunk before its file was drawn (see use-review.ts). */
-  pendingFocus: { current: { hunkId: string; target: FocusTarget } | null };
+  pendingFocus: { current: PendingFocus | null };
 }
 
 export interface FileViewProps {
@@ -176,7 +176,9 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
     const reveal = revealed.current !== review.revealTick && review.current !== null && editor.shows(review.current);
     if (reveal) revealed.current = review.revealTick;
     const focus = review.pendingFocus.current;
-    if (focus !== null && focus.hunkId === review.current && editor.focusHunk(focus.hunkId, focus.target === 'lines')) review.pendingFocus.current = null;
+    // The user took focus elsewhere while the hunk was being drawn: it stays theirs.
+    if (focus !== null && !isFocusUnmoved(focus)) review.pendingFocus.current = null;
+    else if (focus !== null && focus.hunkId === review.current && editor.focusHunk(focus.hunkId, focus.target === 'lines')) review.pendingFocus.current = null;
     else editor.setCurrent(review.current, reveal);
   }, [editorRef, review.current, review.revealTick, review.pendingFocus, drawn]);
   return drawn;

@@ -22,6 +22,7 @@ import { baseName } from '../../../../shared/paths';
 import type { ReviewDoc } from '../review/review-doc';
 import { blocksNow, fileLineLabel, hunkAt, newLinesNow, isEdited, reviewExtension, reviewField, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
 import { revisionFor } from '../review/review-revision';
+import { clearOfPanels } from './clear-of-panels';
 
 // Colours hold 4.5:1 on the editor and on the diff's green and red lines (axe-core checks them).
 const darkHighlight = HighlightStyle.define([
@@ -97,6 +98,7 @@ export class CodeEditor {
           EditorView.contentAttributes.of({ 'aria-label': 'File contents', tabindex: '0' }),
           keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
           reviewExtension(actions),
+          clearOfPanels,
           this.language.of([]),
           theme,
         ],

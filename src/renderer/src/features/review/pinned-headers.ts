@@ -35,8 +35,9 @@ const measurePins = ViewPlugin.fromClass(
         key: this,
         read: (view) => {
           const gutters = view.scrollDOM.querySelector<HTMLElement>('.cm-gutters');
-          const left = gutters?.offsetWidth ?? 0;
-          return { left, width: Math.max(0, view.scrollDOM.clientWidth - left) };
+          // Fractional widths, the header's cut down to whole pixels: it never pokes past the view's edge.
+          const left = gutters?.getBoundingClientRect().width ?? 0;
+          return { left, width: Math.max(0, Math.floor(view.scrollDOM.clientWidth - left)) };
         },
         write: (pin, view) => {
           if (this.last?.left === pin.left && this.last.width === pin.width) return;

@@ -28,6 +28,23 @@ export interface ReviewSurface {
   isEditingAtCursor(): boolean;
 }
 
+/**
+ * Focus asked for a hunk before the file view had drawn it: taken there once it has, unless
+ * the user moved focus elsewhere meanwhile (it is theirs then).
+ */
+export interface PendingFocus {
+  hunkId: string;
+  target: FocusTarget;
+  /** What had focus when it was asked for. */
+  from: Element | null;
+}
+
+/** Whether focus is still where it was when `pending` was asked for, or on the page itself (where a closed bar's falls). */
+export function isFocusUnmoved(pending: PendingFocus): boolean {
+  const active = document.activeElement;
+  return active === pending.from || active === null || active === document.body;
+}
+
 /** Where focus goes with a newly current hunk: its card, the code view at it (`lines`: its first line selected), or nowhere (it stays). */
 export type FocusTarget = 'card' | 'code' | 'lines' | 'stay';
 
@@ -57,7 +74,7 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
   latest.current = { view, current, chosen };
 
   // Where focus goes once the current hunk is drawn in the file view (consumed there).
-  const pendingFocus = useRef<{ hunkId: string; target: FocusTarget } | null>(null);
+  const pendingFocus = useRef<PendingFocus | null>(null);
 
   /** Makes `hunkId` current: its file opens, it comes into view, and focus goes to `target`. */
   const select = useCallback(
@@ -69,7 +86,7 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
       setRevealTick((tick) => tick + 1);
       if (target === 'card') focusCardOf(hunkId);
       // The code view may still be loading the file: it takes focus once the hunk is drawn.
-      else if ((target === 'code' || target === 'lines') && !surface.current?.focusHunk(hunkId, target === 'lines')) pendingFocus.current = { hunkId, target };
+      else if ((target === 'code' || target === 'lines') && !surface.current?.focusHunk(hunkId, target === 'lines')) pendingFocus.current = { hunkId, target, from: document.activeElement };
     },
     [openFile, setChosen],
   );

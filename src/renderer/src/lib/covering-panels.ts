@@ -1,0 +1,47 @@
+/**
+ * Panels that float over the page (the ask bar): where they are, for views that must keep
+ * what the user reaches for out from under them. A panel registers its element while it is
+ * shown; a view asks how much of a rect the panels cover and hears when they move or
+ * resize.
+ */
+type Listener = () => void;
+
+const panels = new Map<HTMLElement, ResizeObserver | null>();
+const listeners = new Set<Listener>();
+
+function changed(): void {
+  for (const listener of [...listeners]) listener();
+}
+
+/** Registers `element` as a floating panel while it is shown; returns the call that forgets it. */
+export function coverWith(element: HTMLElement): () => void {
+  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(changed);
+  observer?.observe(element);
+  panels.set(element, observer);
+  changed();
+  return () => {
+    panels.get(element)?.disconnect();
+    panels.delete(element);
+    changed();
+  };
+}
+
+/** Calls `listener` when a panel appears, goes or resizes; returns the call that stops it. */
+export function onCoverChange(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * How far down from its top `area` is covered by a panel that overlaps it and starts in its
+ * upper half (a panel floating lower covers no top band); 0 when none does.
+ */
+export function coveredTop(area: DOMRect): number {
+  let covered = 0;
+  for (const element of panels.keys()) {
+    const rect = element.getBoundingClientRect();
+    const overlaps = rect.left < area.right && rect.right > area.left && rect.bottom > area.top && rect.top < area.top + area.height / 2;
+    if (overlaps) covered = Math.max(covered, Math.min(area.height, rect.bottom - area.top));
+  }
+  return covered;
+}
