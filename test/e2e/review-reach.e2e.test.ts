@@ -163,4 +163,34 @@ describe('a review within reach, by keyboard', () => {
     await eventually(() => stateOf(2), (state) => state?.startsWith('Accepted') ?? false, 'hunk 2 accepted');
     expect(await onDisk('three.ts')).toBe(lines('export const one = 1;', '// first', '// second', '// third', 'export const two = 2;'));
   });
+
+  it('never covers the hunk waiting with the ask bar: the view scrolls it clear, or the bar docks below', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const bar = page.getByRole('dialog', { name: 'Ask Flint' });
+    const current = page.locator('.file-view-editor .cm-flint-hunk-header.is-current');
+    const isCovered = async (): Promise<boolean> => {
+      const [a, b] = [(await bar.boundingBox())!, (await current.boundingBox())!];
+      return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    };
+    // A long file: the user scrolled its hunk up to the top of the view, then opens the bar.
+    await saveInEditor('long.ts', LONG);
+    await ask('case-long covered', [1]);
+    await page.locator('.file-view-editor .cm-scroller').evaluate((scroller, headerTop) => (scroller.scrollTop += headerTop), await current.evaluate((header) => header.getBoundingClientRect().top - header.closest('.cm-scroller')!.getBoundingClientRect().top - 4));
+    await page.keyboard.press('Control+Shift+Space');
+    await eventually(() => bar.isVisible(), Boolean, 'the bar');
+    await eventually(isCovered, (covered) => !covered, 'the hunk scrolled clear of the bar');
+    expect(await bar.getAttribute('class')).not.toContain('is-docked');
+    await shoot('bar-over-long-file');
+    await page.keyboard.press('Escape');
+    // A short file with its hunk on line 1: nothing to scroll, so the bar docks at the bottom.
+    await saveInEditor('two.ts', TWO);
+    await ask('case-two covered', [1, 2]);
+    await page.keyboard.press('Control+Shift+Space');
+    await eventually(() => bar.isVisible(), Boolean, 'the bar');
+    await eventually(isCovered, (covered) => !covered, 'the bar off the hunk');
+    expect(await bar.getAttribute('class')).toContain('is-docked');
+    await shoot('bar-docked');
+    expect(describeViolations(await seriousViolations(page))).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
 });

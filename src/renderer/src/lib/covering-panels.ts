@@ -2,12 +2,14 @@
  * Panels that float over the page (the ask bar): where they are, for views that must keep
  * what the user reaches for out from under them. A panel registers its element while it is
  * shown; a view asks how much of a rect the panels cover and hears when they move or
- * resize.
+ * resize. What a view cannot scroll out from under a panel (a hunk at the top of a short
+ * file), it asks the panels to move off.
  */
 type Listener = () => void;
 
 const panels = new Map<HTMLElement, ResizeObserver | null>();
 const listeners = new Set<Listener>();
+const clearRequests = new Set<(rect: DOMRect) => void>();
 
 function changed(): void {
   for (const listener of [...listeners]) listener();
@@ -44,4 +46,20 @@ export function coveredTop(area: DOMRect): number {
     if (overlaps) covered = Math.max(covered, Math.min(area.height, rect.bottom - area.top));
   }
   return covered;
+}
+
+/** A view cannot scroll `rect` (what the user must reach) out from under a panel: the panels that can move off it, do. */
+export function askToClear(rect: DOMRect): void {
+  for (const listener of [...clearRequests]) listener(rect);
+}
+
+/** Calls `listener` with each rect a view asks the panels to clear; returns the call that stops it. */
+export function onClearRequest(listener: (rect: DOMRect) => void): () => void {
+  clearRequests.add(listener);
+  return () => clearRequests.delete(listener);
+}
+
+/** Whether two rects share any area. */
+export function overlaps(a: DOMRect, b: DOMRect): boolean {
+  return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
 }

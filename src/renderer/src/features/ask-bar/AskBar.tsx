@@ -26,7 +26,8 @@ import { NamedFiles, ProjectTitle, SubjectSwitch } from './ProjectScope';
 import type { AskBarHandle } from './use-ask-bar';
 import { useAskBarKeys } from './use-ask-bar-keys';
 import { useBarOpening } from './use-bar-opening';
-import { coverWith } from '../../lib/covering-panels';
+import { useDocking } from './use-docking';
+import './ask-bar-docking.css';
 import { useMentionCompletion } from './use-mention-completion';
 
 /** Past this many characters the bar says that the question competes with the file for room. */
@@ -58,8 +59,8 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
   // After useBarOpening, which focuses the input first and gives focus back itself on close.
   const dialogRef = useRef<HTMLDivElement>(null);
   useFocusTrap(dialogRef, { fallbackRef: inputRef, shouldReturnFocus: false });
-  // The file view keeps the hunk waiting for a decision out from under the bar.
-  useEffect(() => (dialogRef.current ? coverWith(dialogRef.current) : undefined), []);
+  // The file view keeps the hunk waiting out from under the bar; where it cannot, the bar docks at the bottom.
+  const isDocked = useDocking(dialogRef);
   // Alt+N flips the default: an opening that shows its own answer follows it up; a new
   // opening starts a new conversation (the one on screen can still be followed up).
   const [isFlipped, setFlipped] = useState(false);
@@ -74,7 +75,7 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
   const follow = useFollowStream(`${view?.sessionId}:${view?.turns.at(-1)?.index}`);
 
   return (
-    <div ref={dialogRef} className={`ask-bar${hasProject ? '' : ' is-centered'}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
+    <div ref={dialogRef} className={`ask-bar${hasProject ? '' : ' is-centered'}${isDocked ? ' is-docked' : ''}`} role="dialog" aria-label="Ask Flint" tabIndex={-1} onKeyDown={onKeyDown}>
       <AskBarTitle titleRef={titleRef} path={scope?.path ?? currentFile} scope={scope} label={isProject ? <ProjectTitle scope={scope} /> : undefined} onClose={bar.close} />
       {scope && !isProject && <FileSource scope={scope} onSwitch={bar.switchFile} />}
       {scope?.project && <SubjectSwitch isProject={isProject} note={scope.subjectNote} onToggle={bar.toggleSubject} />}
