@@ -58,7 +58,7 @@ const THREE_PATCH = `Three new lines.
 describe('a review within reach, by keyboard', () => {
   let flint: FlintOnSim;
   let page: Page;
-  const { onDisk, stateOf, header, shoot, ask } = reviewPage(() => flint, 'review-reach');
+  const { onDisk, card, stateOf, header, shoot, ask } = reviewPage(() => flint, 'review-reach');
 
   /** The user saves `name` in their editor: it becomes the current file. */
   const saveInEditor = async (name: string, text: string): Promise<void> => {
@@ -142,6 +142,13 @@ describe('a review within reach, by keyboard', () => {
     await eventually(() => stateOf(1), (state) => state?.startsWith('Accepted') ?? false, 'hunk 1 accepted');
     expect(await onDisk('two.ts')).toBe(TWO.replace('a = 1;', 'a = 10;'));
     expect(await stateOf(2)).toBe('Ready');
+    // A rejected card offers Restore (U on the card).
+    await page.keyboard.press('Control+Backspace');
+    await eventually(() => stateOf(2), (state) => state === 'Rejected', 'hunk 2 rejected');
+    expect(await card(2).getByRole('button', { name: 'Restore' }).isVisible()).toBe(true);
+    await card(2).focus();
+    await page.keyboard.press('u');
+    await eventually(() => stateOf(2), (state) => state === 'Ready', 'hunk 2 restored from its card');
   });
 
   it('accepts the lines left of a hunk accepted in part', async () => {

@@ -39,9 +39,15 @@ export function onCoverChange(listener: Listener): () => void {
  * upper half (a panel floating lower covers no top band); 0 when none does.
  */
 export function coveredTop(area: DOMRect): number {
+  return topBandCovered(area, [...panels.keys()].map((element) => element.getBoundingClientRect()));
+}
+
+type Box = Pick<DOMRect, 'left' | 'right' | 'top' | 'bottom' | 'height'>;
+
+/** The band at the top of `area` that `covers` hide (see coveredTop). */
+export function topBandCovered(area: Box, covers: readonly Box[]): number {
   let covered = 0;
-  for (const element of panels.keys()) {
-    const rect = element.getBoundingClientRect();
+  for (const rect of covers) {
     const overlaps = rect.left < area.right && rect.right > area.left && rect.bottom > area.top && rect.top < area.top + area.height / 2;
     if (overlaps) covered = Math.max(covered, Math.min(area.height, rect.bottom - area.top));
   }
@@ -60,6 +66,6 @@ export function onClearRequest(listener: (rect: DOMRect) => void): () => void {
 }
 
 /** Whether two rects share any area. */
-export function overlaps(a: DOMRect, b: DOMRect): boolean {
+export function overlaps(a: Box, b: Box): boolean {
   return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
 }
