@@ -8,14 +8,15 @@
  */
 import type { HunkLine } from '../../shared/edits/edit-types';
 import { isUndecided, nextHunkState, type HunkEvent, type RestorableState } from '../../shared/edits/hunk-state';
-import type { HunkUpdate } from '../../shared/edits/hunk-types';
+import type { HunkState, HunkUpdate } from '../../shared/edits/hunk-types';
 import { FlintFailure } from '../../shared/result';
 import type { FileText } from '../fs/file-text';
 import type { Logger } from '../logger';
 import type { EditApplier } from './edit-applier';
 import { DecisionLog } from './decision-log';
 import { hunkUpdateOf, type FileRecord, type HunkRecord, type HunkWrite } from './edit-records';
-import type { FileVersion } from './file-version';
+import { FileVersion } from './file-version';
+import { applyInput } from './hunk-kinds';
 import { HunkPlanner, type ReplanReason } from './hunk-planner';
 import { bringBack } from './hunk-revert';
 import { restRetiredWords } from './hunk-rest';
@@ -146,6 +147,27 @@ export abstract class BoardState {
       delete hunk.rejectedFrom;
       this.decisions.restored(hunk.number, path);
     }
+  }
+
+  /**
+   * Takes a rejection back (the card's Restore, or Undo): the hunk is undecided again as it
+   * was, planned on what its file holds now, and the model hears of it.
+   */
+  async restoreRejected(hunkId: string): Promise<HunkState> {
+    const hunk = this.require(hunkId);
+    this.decide(hunk, { type: 'restored', to: hunk.rejectedFrom ?? (hunk.complete ? 'pending' : 'partial') });
+    if (!this.replannable(hunk)) return hunk.state;
+    const file = this.files[hunk.fileIndex]!;
+    const text = await this.options.readText(file.path).catch(() => undefined);
+    // Unreadable now (half-written…): planned at the next save, as any pending hunk.
+    if (text === undefined || this.disposed || !this.replannable(hunk)) return hunk.state;
+    if (text === null) {
+      if (!applyInput(hunk, file).createIfMissing) this.transition(hunk, { type: 'file-deleted' }, { message: `${file.path} was deleted.` });
+    } else {
+      const outcome = this.planner.replan(hunk, file, FileVersion.of(text), 'restored', false);
+      if (outcome !== null) this.transition(hunk, outcome.event, outcome.change);
+    }
+    return hunk.state;
   }
 
   /**

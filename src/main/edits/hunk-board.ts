@@ -19,7 +19,7 @@ import { restoredRecords, snapshotOf, type BoardSnapshot } from './board-snapsho
 import { BoardState } from './board-state';
 import type { ApplyResult, EditApplier } from './edit-applier';
 import type { FileRecord, HunkRecord } from './edit-records';
-import { FileVersion } from './file-version';
+import type { FileVersion } from './file-version';
 import { appendedNote, applyInput, applyRecord, contentRefusal, declineWords, revisedLines } from './hunk-kinds';
 import { REVERT_UNDONE, REVERTED, revertHunk, noteWrite, type RevertHost } from './hunk-revert';
 import { namesProjectFile, resolveModelPath } from './model-paths';
@@ -109,27 +109,6 @@ export class HunkBoard extends BoardState implements Disposable {
     const wasRejected = hunk.state === 'rejected';
     this.decide(hunk, { type: 'reject' });
     if (!wasRejected) this.options.onDidReject?.([hunk.id]);
-    return hunk.state;
-  }
-
-  /**
-   * Takes a rejection back (the card's Restore, or Undo): the hunk is undecided again as it
-   * was, planned on what its file holds now, and the model hears of it.
-   */
-  async restoreRejected(hunkId: string): Promise<HunkState> {
-    const hunk = this.require(hunkId);
-    this.decide(hunk, { type: 'restored', to: hunk.rejectedFrom ?? (hunk.complete ? 'pending' : 'partial') });
-    if (!this.replannable(hunk)) return hunk.state;
-    const file = this.files[hunk.fileIndex]!;
-    const text = await this.options.readText(file.path).catch(() => undefined);
-    // Unreadable now (half-written…): planned at the next save, as any pending hunk.
-    if (text === undefined || this.disposed || !this.replannable(hunk)) return hunk.state;
-    if (text === null) {
-      if (!applyInput(hunk, file).createIfMissing) this.transition(hunk, { type: 'file-deleted' }, { message: `${file.path} was deleted.` });
-    } else {
-      const outcome = this.planner.replan(hunk, file, FileVersion.of(text), 'restored', false);
-      if (outcome !== null) this.transition(hunk, outcome.event, outcome.change);
-    }
     return hunk.state;
   }
 

@@ -122,14 +122,7 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
     [onNotice, select],
   );
 
-  /** Focus on the current hunk (in the file view where it is drawn there, else its card); false when none waits. */
-  const focusCurrent = useCallback((): boolean => {
-    const { view: now, current: hunkId } = latest.current;
-    const hunk = hunkId === null ? undefined : now?.hunks[hunkId];
-    if (!hunk || hunkId === null) return false;
-    select(hunkId, hunk.operation === 'update' ? 'code' : 'card');
-    return true;
-  }, [select]);
+  const focusCurrent = useFocusCurrent(latest, select);
 
   /** Accept all, with the edits made in the file view (never the model's text over them). */
   const acceptEverything = useCallback(() => acceptAll(surface.current?.editedRevisions()), [acceptAll]);
@@ -163,6 +156,17 @@ function runAction(action: ReviewKeyAction, does: ReviewDoes): void {
   else if (action === 'undo') void does.undo();
   else if (action === 'redo') void does.redo();
   else does.openSheet();
+}
+
+/** Focus on the current hunk (in the file view where it is drawn there, else its card); false when none waits. */
+function useFocusCurrent(latest: { current: { view: AnswerHandle['view']; current: string | null } }, select: (hunkId: string, target: FocusTarget) => void): () => boolean {
+  return useCallback((): boolean => {
+    const { view: now, current: hunkId } = latest.current;
+    const hunk = hunkId === null ? undefined : now?.hunks[hunkId];
+    if (!hunk || hunkId === null) return false;
+    select(hunkId, hunk.operation === 'update' ? 'code' : 'card');
+    return true;
+  }, [latest, select]);
 }
 
 /** Undoes (or redoes) the last decision; a conflict or refusal is an error, success a notice. */
