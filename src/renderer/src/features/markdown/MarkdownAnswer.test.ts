@@ -23,6 +23,13 @@ describe('MarkdownAnswer', () => {
     }
   });
 
+  it('puts each table in a named, focusable region of its own, so a wide one scrolls there from the keyboard', () => {
+    const html = render('| Name | Type | Default | Notes |\n| - | - | - | - |\n| a | b | c | d |\n\n| `x` |\n| - |\n| 1 |\n\n| |\n| - |\n| 1 |\n');
+    expect(html).toContain('<div class="md-table" role="region" tabindex="0" aria-label="Table: Name, Type, Default…"><table>');
+    expect(html).toContain('aria-label="Table: x"');
+    expect(html).toContain('aria-label="Table"');
+  });
+
   it('never renders raw HTML nor a link to follow', () => {
     const html = render('<script>alert(1)</script>\n\n<b>bold?</b> [click](javascript:alert(1)) ![pic](https://example.com/a.png)\n');
     expect(html).not.toContain('<script');
