@@ -23,7 +23,8 @@ const TABLE = [
   `| ${WORDS.map(() => '-').join(' | ')} |`,
   ...[0, 1, 2].map((row) => `| ${WORDS.map((word, index) => `${WORDS[(index + row) % WORDS.length]} and ${word}`).join(' | ')} |`),
 ].join('\n');
-const TABLE_ANSWER = `Here is how the modules compare.\n\n${TABLE}\n\nThat is all.\n`;
+const LONG_CODE = "const settings = { configuration: 'initialization', responsibilities: 'internationalization', synchronization: true };";
+const TABLE_ANSWER = `Here is how the modules compare.\n\n${TABLE}\n\nAnd in code:\n\n\`\`\`ts\n${LONG_CODE}\n\`\`\`\n\nThat is all.\n`;
 
 const CONFLICT_PATH = 'src/features/conflicts/conf.ts';
 const CONF = ['export const one = 1;', 'export const two = 2;', 'export const three = 3;', ''].join('\n');
@@ -155,7 +156,7 @@ describe('narrow windows in Chromium (serve shell, simulator)', () => {
     }
   });
 
-  it('a wide Markdown table scrolls in its own box, from the keyboard too, and breaks no word, at both sizes', async () => {
+  it('a wide Markdown table scrolls in its own box, from the keyboard too, and breaks no word, at both sizes; a long code line scrolls in its block', async () => {
     await askFlint(page, 'case-table please', { fresh: true });
     await eventually(() => page.getByLabel('Edit status').textContent(), (status) => status === 'Answer complete', 'the answer to end');
     await page.keyboard.press('Escape');
@@ -188,6 +189,8 @@ describe('narrow windows in Chromium (serve shell, simulator)', () => {
       // Back to its start for the screenshot.
       await region.evaluate((box) => box.scrollTo({ left: 0, behavior: 'instant' }));
       await eventually(settledLeft, (left) => left === 0, 'the table back at its start');
+      // The code block's long line scrolls in its own box too (axe checks that it can take focus).
+      expect(await page.getByRole('region', { name: 'Code, ts' }).evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(true);
       await expectStatusBarOnOneLine();
       await expectNoSeriousViolations();
       await shoot(`table-${size.width}`);

@@ -30,6 +30,11 @@ describe('MarkdownAnswer', () => {
     expect(html).toContain('aria-label="Table"');
   });
 
+  it('puts a code block in a named, focusable region, so a long line scrolls there from the keyboard', () => {
+    expect(render('```ts\nconst a = 1;\n```\n')).toMatch(/^<div class="markdown"><pre class="md-code" data-language="ts" role="region" tabindex="0" aria-label="Code, ts">/);
+    expect(render('```\nplain\n```\n')).toContain('role="region" tabindex="0" aria-label="Code"');
+  });
+
   it('never renders raw HTML nor a link to follow', () => {
     const html = render('<script>alert(1)</script>\n\n<b>bold?</b> [click](javascript:alert(1)) ![pic](https://example.com/a.png)\n');
     expect(html).not.toContain('<script');

@@ -80,7 +80,8 @@ function CodeBlock({ language, code }: { language: string; code: string }) {
     return highlightRuns(code, loaded).map((run, index) => (run.className ? <span key={index} className={run.className}>{run.text}</span> : run.text));
   }, [code, support, description]);
   return (
-    <pre className="md-code" data-language={language || undefined}>
+    // A long line scrolls sideways inside the block: a named region with a Tab stop, so the keyboard can scroll it.
+    <pre className="md-code" data-language={language || undefined} role="region" tabIndex={0} aria-label={language ? `Code, ${language}` : 'Code'}>
       <code>{body}</code>
     </pre>
   );
