@@ -114,13 +114,13 @@ describe('the serve shell in Chromium', () => {
     await eventually(() => page.getByLabel('File view').innerText(), (text) => text.includes('Binary file'), 'the binary notice');
   });
 
-  it('shows hidden entries when the toggle is on, and lists a hidden folder on demand', async () => {
-    await page.getByLabel('Show hidden files').check();
+  it('shows ignored entries when Show ignored files is on, and lists an ignored folder on demand', async () => {
+    await page.getByLabel('Show ignored files').check();
     await treeItem('build').waitFor();
     await treeItem('node_modules').waitFor();
     await treeItem('build').click();
     await treeItem('out.js').waitFor();
-    await page.getByLabel('Show hidden files').uncheck();
+    await page.getByLabel('Show ignored files').uncheck();
     await eventually(() => treeItem('build').count(), (count) => count === 0, 'build to be hidden again');
   });
 

@@ -1,5 +1,5 @@
 /**
- * The project's toolbar: its name, Show hidden files, the path field (shells without a
+ * The project's toolbar: its name, Show ignored files, the path field (shells without a
  * folder dialog), Open Folder…, Close and Settings.
  */
 import type { ProjectInfo } from '../../../shared/project-types';
@@ -22,9 +22,10 @@ export function Toolbar({ project, actions, showIgnored, onShowIgnoredChange, op
       <span className="project-name" title={project.root}>
         {project.name}
       </span>
-      <label className="toggle">
+      {/* Named for what it does: dotfiles show either way; what the ignore rules hide does not. */}
+      <label className="toggle" title="Show what .gitignore excludes, and .git, node_modules and .cache">
         <input type="checkbox" checked={showIgnored} onChange={(event) => onShowIgnoredChange(event.target.checked)} />
-        Show hidden files
+        Show ignored files
       </label>
       <span className="spacer" />
       {actions.isPromptOpen && <FolderPathForm openFolder={openFolder} onError={onError} autoFocus onDone={actions.closePrompt} />}

@@ -58,12 +58,15 @@ interface AskBoxProps {
   onUndo: () => void;
 }
 
+const NO_FILE = 'No current file: save one in your editor, or select one';
+
 /** The pane's head: what a question would be about, Ask (or Stop while streaming), Undo. */
 function AskBox({ currentFile, isStreaming, shortcutLabel, onStop, onAsk, undoKey, onUndo }: AskBoxProps) {
   return (
     <div className="ask-box">
-      <span className="ask-scope">
-        {currentFile ?? 'No current file: save one in your editor, or select one'}
+      {/* The whole text on hover: a long path is cut at its start, keeping the file's name (styles.css). */}
+      <span className={`ask-scope ${currentFile ? 'is-path' : 'is-none'}`} title={currentFile ?? NO_FILE}>
+        {currentFile ? <bdi>{currentFile}</bdi> : NO_FILE}
       </span>
       <div className="ask-actions">
         {isStreaming ? (

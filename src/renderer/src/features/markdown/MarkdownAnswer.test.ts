@@ -23,6 +23,18 @@ describe('MarkdownAnswer', () => {
     }
   });
 
+  it('puts each table in a named, focusable region of its own, so a wide one scrolls there from the keyboard', () => {
+    const html = render('| Name | Type | Default | Notes |\n| - | - | - | - |\n| a | b | c | d |\n\n| `x` |\n| - |\n| 1 |\n\n| |\n| - |\n| 1 |\n');
+    expect(html).toContain('<div class="md-table" role="region" tabindex="0" aria-label="Table: Name, Type, Default…"><table>');
+    expect(html).toContain('aria-label="Table: x"');
+    expect(html).toContain('aria-label="Table"');
+  });
+
+  it('puts a code block in a named, focusable region, so a long line scrolls there from the keyboard', () => {
+    expect(render('```ts\nconst a = 1;\n```\n')).toMatch(/^<div class="markdown"><pre class="md-code" data-language="ts" role="region" tabindex="0" aria-label="Code, ts">/);
+    expect(render('```\nplain\n```\n')).toContain('role="region" tabindex="0" aria-label="Code"');
+  });
+
   it('never renders raw HTML nor a link to follow', () => {
     const html = render('<script>alert(1)</script>\n\n<b>bold?</b> [click](javascript:alert(1)) ![pic](https://example.com/a.png)\n');
     expect(html).not.toContain('<script');

@@ -11,6 +11,7 @@ import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'reac
 import Markdown, { type Components } from 'react-markdown';
 import { remarkGfmOnce } from './remark-gfm-once';
 import type { LanguageSupport } from '@codemirror/language';
+import type { ElementContent } from 'hast';
 import { findLanguage, highlightRuns } from './highlight-code';
 import { splitMarkdown, type MarkdownBlocks } from './markdown-blocks';
 
@@ -46,6 +47,13 @@ const components: Components = {
   ),
   img: ({ alt }) => <span className="md-image">[{alt || 'image'}]</span>,
   pre: ({ children }) => <>{children}</>,
+  // A wide table scrolls sideways in its own box (its cells never break a word, styles.css):
+  // a region with a name and a Tab stop, so the keyboard can scroll it too.
+  table: ({ children, node }) => (
+    <div className="md-table" role="region" tabIndex={0} aria-label={tableLabel(node?.children ?? [])}>
+      <table>{children}</table>
+    </div>
+  ),
   code: ({ className, children }) => {
     const language = /language-([\w+#.-]+)/.exec(className ?? '')?.[1];
     const code = String(children ?? '');
@@ -72,8 +80,23 @@ function CodeBlock({ language, code }: { language: string; code: string }) {
     return highlightRuns(code, loaded).map((run, index) => (run.className ? <span key={index} className={run.className}>{run.text}</span> : run.text));
   }, [code, support, description]);
   return (
-    <pre className="md-code" data-language={language || undefined}>
+    // A long line scrolls sideways inside the block: a named region with a Tab stop, so the keyboard can scroll it.
+    <pre className="md-code" data-language={language || undefined} role="region" tabIndex={0} aria-label={language ? `Code, ${language}` : 'Code'}>
       <code>{body}</code>
     </pre>
   );
+}
+
+/** "Table: Name, Type, Default…": its first header cells, so two tables in one answer are told apart. */
+function tableLabel(rows: readonly ElementContent[]): string {
+  const head = rows.find((child) => child.type === 'element' && child.tagName === 'thead');
+  const firstRow = head?.type === 'element' ? head.children.find((child) => child.type === 'element') : undefined;
+  const headers = firstRow?.type === 'element' ? firstRow.children.filter((cell) => cell.type === 'element').map(textOf).filter(Boolean) : [];
+  if (headers.length === 0) return 'Table';
+  return `Table: ${headers.slice(0, 3).join(', ')}${headers.length > 3 ? '…' : ''}`;
+}
+
+function textOf(node: ElementContent): string {
+  if (node.type === 'text') return node.value.trim();
+  return node.type === 'element' ? node.children.map(textOf).join(' ').trim() : '';
 }

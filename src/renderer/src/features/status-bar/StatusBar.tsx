@@ -4,12 +4,14 @@
  * In the serve shell, while the page cannot reach Flint, the model's last known state
  * is not the truth (nothing is known): the bar shows the page's own connection instead.
  */
-import { memo } from 'react';
+import { memo, useRef } from 'react';
 import type { ConnectionStatus } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
 import type { CurrentFile } from '../../../../shared/project-types';
 import type { ServeConnection } from '../../lib/serve-connection';
 import { useServeConnection } from '../../lib/serve-connection-store';
+import { useFitSteps } from './use-fit-steps';
+import './status-bar.css';
 
 export interface StatusBarProps {
   /** Entries found while the first index runs (null once the tree is in). */
@@ -25,12 +27,23 @@ export interface StatusBarProps {
 
 const SOURCE_LABELS = { focused: 'Focused:', saved: 'Saved:', selected: 'Current:' } as const;
 
+/**
+ * What gives way, in order, when the bar is narrower than its items (status-bar.css says
+ * how): the least important first. Then the current file's path shrinks (cut at its
+ * start); the connection's word goes last, for a long Flint-offline notice beside it.
+ */
+const FIT_STEPS = ['latency-detail', 'entries', 'model', 'latency', 'source', 'path', 'connection-label'] as const;
+
 /** Memoized: the app renders at every batch of a streaming answer, and nothing here changes with it. */
 export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCount, currentFile, connection, latency, onOpenSettings }: StatusBarProps) {
   const serve = useServeConnection();
   const isFlintReachable = serve === null || serve.state === 'connected' || serve.state === 'connecting';
+  const barRef = useRef<HTMLElement>(null);
+  useFitSteps(barRef, FIT_STEPS);
+  // Flint's own figure comes first (formatLatency): on a narrow bar it stays, the rest folds away.
+  const [ownLatency, ...latencyDetail] = latency ? formatLatency(latency).split(' · ') : [];
   return (
-    <footer className="status-bar">
+    <footer className="status-bar" ref={barRef}>
       {indexing !== null && isScanHeld ? (
         <span className="status-count">{indexing.toLocaleString()} entries · waiting for your answer</span>
       ) : indexing !== null ? (
@@ -38,7 +51,7 @@ export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCo
           <span className="spinner" aria-hidden="true" /> Indexing… {indexing.toLocaleString()} entries
         </span>
       ) : (
-        <span className="status-count">{entryCount.toLocaleString()} entries</span>
+        <span className="status-count status-entries">{entryCount.toLocaleString()} entries</span>
       )}
       {serve && !isFlintReachable && (
         <span className={`status-serve is-${serve.state}`} role="status" aria-label="Flint connection" title={serve.message}>
@@ -53,7 +66,7 @@ export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCo
           title={connection.message ?? 'Open Settings'}
           onClick={onOpenSettings}
         >
-          <span className="dot" aria-hidden="true" /> {CONNECTION_LABELS[connection.state]}
+          <span className="dot" aria-hidden="true" /> <span className="status-connection-label">{CONNECTION_LABELS[connection.state]}</span>
         </button>
       )}
       {/* A refused request has figures too, but its model answered nothing: named only when it did. */}
@@ -64,20 +77,28 @@ export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCo
       )}
       {latency && (
         <span className="status-latency" aria-label="Latency" title={describeLatency(latency)}>
-          {formatLatency(latency)}
+          {ownLatency}
+          {latencyDetail.length > 0 && <span className="status-latency-detail">{latencyDetail.map((part) => ` · ${part}`).join('')}</span>}
         </span>
       )}
       <span className="status-current">
         <span className="status-label" aria-hidden="true">
           {SOURCE_LABELS[currentFile.source ?? 'selected']}
         </span>
-        <span aria-label="Current file" title={currentFile.source === 'focused' ? `Focused in ${currentFile.editor ?? 'your editor'} when you pressed the shortcut` : currentFile.source === 'saved' ? 'Last saved by another program' : 'Selected in Flint'}>
-          {currentFile.path ?? 'none'}
+        <span className="status-path" aria-label="Current file" title={describeCurrentFile(currentFile)}>
+          {/* An isolate: the path reads left to right in a box that ellipsizes at its start (status-bar.css). */}
+          <bdi>{currentFile.path ?? 'none'}</bdi>
         </span>
       </span>
     </footer>
   );
 });
+
+/** Where the current file came from; with its whole path first, which a narrow bar cuts. */
+function describeCurrentFile(currentFile: CurrentFile): string {
+  const source = currentFile.source === 'focused' ? `Focused in ${currentFile.editor ?? 'your editor'} when you pressed the shortcut` : currentFile.source === 'saved' ? 'Last saved by another program' : 'Selected in Flint';
+  return currentFile.path === null ? source : `${currentFile.path}\n${source}`;
+}
 
 const CONNECTION_LABELS: Record<ConnectionStatus['state'], string> = {
   'no-key': 'No API key',

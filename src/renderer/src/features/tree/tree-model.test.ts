@@ -73,7 +73,7 @@ describe('TreeModel', () => {
       expect(rows.find((row) => row.entry.path === 'README.md')?.isExpanded).toBe(false);
     });
 
-    it('excludes hidden entries unless showIgnored is set', () => {
+    it('excludes ignored entries unless showIgnored is set', () => {
       const model = sampleModel();
       expect(names(model.visibleRows(new Set(), false))).not.toContain('dist');
       expect(names(model.visibleRows(new Set(), false))).not.toContain('debug.log');
@@ -273,7 +273,7 @@ describe('TreeModel', () => {
       expect(names(sampleModel().filterRows('file', false, 100))).toEqual(['file2.txt', 'file10.txt']);
     });
 
-    it('excludes hidden files unless showIgnored is set', () => {
+    it('excludes ignored files unless showIgnored is set', () => {
       const model = sampleModel();
       expect(names(model.filterRows('.log', false, 100))).toEqual([]);
       expect(names(model.filterRows('.log', true, 100))).toEqual(['debug.log']);
