@@ -3,6 +3,7 @@
  * and Settings over them. State and actions come from hooks; the pieces from shell/ and
  * features/.
  */
+import { useEffect } from 'react';
 import { formatAccelerator } from '../../shared/accelerator';
 import { useAppState } from './features/app-state/use-app-state';
 import { AskBar } from './features/ask-bar/AskBar';
@@ -10,12 +11,12 @@ import { useAskBar } from './features/ask-bar/use-ask-bar';
 import { useMentionFiles } from './features/ask-bar/use-mention-completion';
 import { useAnswer } from './features/edits/use-answer';
 import { ShortcutsSheet } from './features/shortcuts/ShortcutsSheet';
-import { useReview } from './features/review/use-review';
+import { NOTICE_SUBJECTS, useReview } from './features/review/use-review';
 import { OpenFolder } from './features/open-folder/OpenFolder';
 import { SettingsDialog } from './features/settings/SettingsDialog';
 import { StatusBar } from './features/status-bar/StatusBar';
 import { isMac } from './lib/platform';
-import { Notices } from './shell/Notices';
+import { Notices } from './features/notices/Notices';
 import { ProjectView } from './shell/ProjectView';
 import { useProjectActions } from './shell/use-project-actions';
 import { useSettingsDialog } from './shell/use-settings-dialog';
@@ -30,6 +31,9 @@ export function App() {
   const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError });
   const review = useReview({ answer, openFile: actions.openFile, onError: reportError, onNotice: reportInfo });
   const shortcutLabel = formatAccelerator(state.settings.shortcut, isMac);
+  // "No hunk is waiting" is over once one is.
+  const isHunkWaiting = review.current !== null;
+  useEffect(() => void (isHunkWaiting && dispatch({ type: 'subjectDone', subject: NOTICE_SUBJECTS.nothingWaits })), [isHunkWaiting, dispatch]);
 
   return (
     <div className="app">

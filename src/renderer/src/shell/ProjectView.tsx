@@ -35,7 +35,7 @@ export interface ProjectViewProps {
   onOpenSettings: () => void;
   onAsk: () => void;
   onError: (message: string) => void;
-  onNotice: (message: string) => void;
+  onNotice: (message: string, subject?: string) => void;
 }
 
 export function ProjectView({ project, state, tree, actions, answer, review, shortcutLabel, ...props }: ProjectViewProps) {

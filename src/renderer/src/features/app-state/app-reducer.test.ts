@@ -16,6 +16,21 @@ describe('the view reducer', () => {
     expect(messages(state)).toEqual(['2', '3', '4', '5']);
   });
 
+  it('replaces a notice about the same subject in place, with a new id (its time starts again)', () => {
+    const undo = (message: string): ViewAction => ({ type: 'notice', level: 'info', message, subject: 'undo' });
+    const before = reduce(initialViewState, undo('Undid the change to a.ts.'), notice('Other.'));
+    const after = reduce(before, undo('Redid the change to a.ts.'));
+    expect(messages(after)).toEqual(['Redid the change to a.ts.', 'Other.']);
+    expect(after.notices[0]!.id).not.toBe(before.notices[0]!.id);
+  });
+
+  it('takes away the notices about a subject once it is done, and leaves the others', () => {
+    const waiting: ViewAction = { type: 'notice', level: 'info', message: 'No hunk is waiting for a decision.', subject: 'review-waiting' };
+    const state = reduce(initialViewState, notice('Other.'), waiting, { type: 'subjectDone', subject: 'review-waiting' });
+    expect(messages(state)).toEqual(['Other.']);
+    expect(reduce(state, { type: 'subjectDone', subject: 'review-waiting' })).toBe(state);
+  });
+
   it('does not stack a notice that says what one on screen already says', () => {
     const state = reduce(initialViewState, notice('Disk full.'), notice('Other.'), notice('Disk full.'));
     expect(messages(state)).toEqual(['Disk full.', 'Other.']);

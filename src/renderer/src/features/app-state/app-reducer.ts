@@ -17,6 +17,11 @@ export interface Notice {
    * replaced as the condition changes and removed when it is over, never stacked.
    */
   topic?: NoticeTopic;
+  /**
+   * What it is about (an undo, the review's next hunk): a newer notice about the same thing
+   * replaces it, and it goes when that thing is done (`subjectDone`).
+   */
+  subject?: string;
 }
 
 /** The conditions with a notice of their own. */
@@ -59,8 +64,10 @@ export type ViewAction =
   | { type: 'currentFile'; currentFile: CurrentFile }
   | { type: 'recent'; recent: string[] }
   | { type: 'settings'; settings: UiSettings }
-  | { type: 'notice'; level: Notice['level']; message: string }
+  | { type: 'notice'; level: Notice['level']; message: string; subject?: string }
   | { type: 'dismissNotice'; id: number }
+  /** What the notices about `subject` say is over (or no longer true): they go. */
+  | { type: 'subjectDone'; subject: string }
   | { type: 'openFile'; path: string | null }
   /** A reload shows the file the tab had on view, unless the user opened one meanwhile. */
   | { type: 'openFileIfNone'; path: string }
@@ -129,14 +136,12 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return { ...state, recent: action.recent };
     case 'settings':
       return { ...state, settings: action.settings };
-    case 'notice': {
-      // The same words twice say nothing new (a request failing for the reason a notice already gives).
-      if (state.notices.some((shown) => shown.message === action.message)) return state;
-      const notice = { id: nextNoticeId++, level: action.level, message: action.message };
-      return { ...state, notices: trimNotices([...state.notices, notice]) };
-    }
+    case 'notice':
+      return { ...state, notices: withNotice(state.notices, action) };
     case 'dismissNotice':
       return { ...state, notices: state.notices.filter((notice) => notice.id !== action.id) };
+    case 'subjectDone':
+      return state.notices.some((notice) => notice.subject === action.subject) ? { ...state, notices: state.notices.filter((notice) => notice.subject !== action.subject) } : state;
     case 'openFile':
       return { ...state, openFile: action.path };
     case 'openFileIfNone':
@@ -156,6 +161,16 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return exhaustive;
     }
   }
+}
+
+/** The notices with a new one: in place of the one about the same subject (its clock starts again), else newest last. */
+function withNotice(notices: Notice[], { level, message, subject }: Extract<ViewAction, { type: 'notice' }>): Notice[] {
+  const notice: Notice = { id: nextNoticeId++, level, message, ...(subject !== undefined ? { subject } : {}) };
+  const same = subject === undefined ? -1 : notices.findIndex((shown) => shown.subject === subject);
+  if (same !== -1) return notices.map((shown, index) => (index === same ? notice : shown));
+  // The same words twice say nothing new (a request failing for the reason a notice already gives).
+  if (notices.some((shown) => shown.message === message)) return notices;
+  return trimNotices([...notices, notice]);
 }
 
 /** Drops the oldest notices past `NOTICE_LIMIT`, but never a topic's: it goes when its condition does. */

@@ -16,8 +16,8 @@ export interface AppStateHandle {
   dispatch: (action: ViewAction) => void;
   /** Shows a failure from a request as a notice. */
   reportError: (message: string) => void;
-  /** Shows an outcome worth a word (an undo done) as a notice. */
-  reportInfo: (message: string) => void;
+  /** Shows an outcome worth a word (an undo done) as a notice that goes by itself; `subject`: what it is about (see Notice). */
+  reportInfo: (message: string, subject?: string) => void;
   dismissNotice: (id: number) => void;
   openFolder: (path: string) => Promise<boolean>;
   updateSettings: (patch: Partial<UiSettings>) => void;
@@ -30,7 +30,7 @@ export function useAppState(): AppStateHandle {
   const tree = treeRef.current;
 
   const reportError = useCallback((message: string) => dispatch({ type: 'notice', level: 'error', message }), []);
-  const reportInfo = useCallback((message: string) => dispatch({ type: 'notice', level: 'info', message }), []);
+  const reportInfo = useCallback((message: string, subject?: string) => dispatch({ type: 'notice', level: 'info', message, ...(subject !== undefined ? { subject } : {}) }), []);
   const dismissNotice = useCallback((id: number) => dispatch({ type: 'dismissNotice', id }), []);
 
   useMainEvents(tree, dispatch, reportError);

@@ -54,8 +54,12 @@ export interface ReviewOptions {
   answer: AnswerHandle;
   openFile: (path: string) => void;
   onError: (message: string) => void;
-  onNotice: (message: string) => void;
+  /** A word about what a key did; `subject` says what it is about (a newer one about it replaces it). */
+  onNotice: (message: string, subject?: string) => void;
 }
+
+/** The subjects of the review's notices: nothing waits (over once a hunk does), and the last Undo or Redo. */
+export const NOTICE_SUBJECTS = { nothingWaits: 'review:nothing-waits', undo: 'review:undo' } as const;
 
 export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions) {
   // Per conversation: hunk ids repeat from one to the next ("1.0").
@@ -101,7 +105,7 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
       const { view: before, current: now } = latest.current;
       // The hunk the user is in (the cursor in the file view), else the current one.
       const target = hunkId ?? surface.current?.hunkAtCursor() ?? now;
-      if (target === null) return onNotice('No hunk is waiting for a decision.');
+      if (target === null) return onNotice('No hunk is waiting for a decision.', NOTICE_SUBJECTS.nothingWaits);
       const next = neighbourOf(before, target, 1);
       const asRevised = decision === 'accept' ? surface.current?.revisionOf(target) : undefined;
       const revision = from === 'card' && asRevised?.kind === 'lines' ? undefined : asRevised;
@@ -116,7 +120,7 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
     (step: 1 | -1) => {
       const { view: now, current: from } = latest.current;
       const next = neighbourOf(now, from, step);
-      if (next === null) onNotice('No hunk is waiting for a decision.');
+      if (next === null) onNotice('No hunk is waiting for a decision.', NOTICE_SUBJECTS.nothingWaits);
       else select(next, focusAfterDecision());
     },
     [onNotice, select],
@@ -170,12 +174,13 @@ function useFocusCurrent(latest: { current: { view: AnswerHandle['view']; curren
 }
 
 /** Undoes (or redoes) the last decision; a conflict or refusal is an error, success a notice. */
-function useUndoDecision(which: 'undo' | 'redo', onError: (message: string) => void, onNotice: (message: string) => void): () => Promise<void> {
+function useUndoDecision(which: 'undo' | 'redo', onError: (message: string) => void, onNotice: ReviewOptions['onNotice']): () => Promise<void> {
   return useCallback(async () => {
     const result = which === 'undo' ? await flint.undoDecision({}) : await flint.redoDecision({});
     if (!result.ok) onError(result.error.message);
     else if (result.value.status === 'conflict' || result.value.status === 'refused') onError(result.value.message);
-    else onNotice(result.value.message);
+    // Each Undo or Redo replaces the word about the last one.
+    else onNotice(result.value.message, NOTICE_SUBJECTS.undo);
   }, [which, onError, onNotice]);
 }
 
