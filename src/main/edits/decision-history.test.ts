@@ -28,16 +28,20 @@ describe('DecisionHistory', () => {
     expect(history.nextRedo(0)).toBe(first);
     history.redid(first, 0);
     expect(history.nextRedo(0)).toBe(second);
-    // A new rejection: the rest of the branch is gone.
+    // A new rejection: the rest of the branch is gone, the journal's undone writes with it.
     history.rejected('board', ['1.4'], 0);
     expect(history.nextRedo(0)).toBeNull();
+  });
+
+  it('leaves Redo to the journal when it knows of nothing Undo took back (a write undone before a restart)', () => {
+    expect(new DecisionHistory<string>().nextRedo(3)).toBe('journal');
   });
 
   it('ends the redo branch when a write was recorded since the last Undo', () => {
     const history = new DecisionHistory<string>();
     history.rejected('board', ['1.1'], 0);
     history.undid(history.nextUndo(null)!, 0);
-    expect(history.nextRedo(1)).toBeNull();
+    expect(history.nextRedo(1)).toBe('journal');
   });
 
   it('passes over a rejection it is told to drop, and keeps one redone with the hunks it could take', () => {

@@ -26,11 +26,14 @@ export class DecisionHistory<T> {
   private redoable: DecisionStep<T>[] = [];
   /** The journal's `recorded` count when Undo last ran: a write since then ends the redo branch. */
   private branchAt = -1;
+  /** A rejection ended the redo branch: the journal's undone writes are not to be redone either. */
+  private isBranchEnded = false;
 
   /** The user rejected `hunkIds` of `target` (the journal had recorded `recorded` writes): a new decision ends the redo branch. */
   rejected(target: T, hunkIds: readonly string[], recorded: number): void {
     this.rejections.push({ target, hunkIds, afterWrites: recorded });
     this.redoable = [];
+    this.isBranchEnded = true;
   }
 
   /**
@@ -48,6 +51,7 @@ export class DecisionHistory<T> {
     if (step !== 'write') this.drop(step);
     this.redoable.push(step);
     this.branchAt = recorded;
+    this.isBranchEnded = false;
   }
 
   /** A rejection Undo could not take back (its answer is gone, its hunks decided since): passed over. */
@@ -58,12 +62,12 @@ export class DecisionHistory<T> {
 
   /**
    * What Redo makes again (the journal has recorded `recorded` writes): the newest step Undo
-   * took back, unless a write came since. Null: none here (the journal may still redo a write
-   * undone before a restart).
+   * took back, unless a decision came since. 'journal': none known here, the journal may
+   * still redo a write (one undone before a restart). Null: nothing to redo.
    */
-  nextRedo(recorded: number): DecisionStep<T> | null {
+  nextRedo(recorded: number): DecisionStep<T> | 'journal' | null {
     if (recorded !== this.branchAt) this.redoable = [];
-    return this.redoable.at(-1) ?? null;
+    return this.redoable.at(-1) ?? (this.isBranchEnded ? null : 'journal');
   }
 
   /** Redo made `step` again (for a rejection, `hunkIds`: those it could reject again); a rejection is newest once more. */

@@ -124,7 +124,8 @@ export class EditService implements Disposable {
   /** Makes again what Undo took back last: a rejection, or a write. */
   async redo(): Promise<UndoResult> {
     const step = this.history.nextRedo(this.journal.recorded);
-    if (step === null || step === 'write') {
+    if (step === null) return { status: 'empty', message: 'Nothing to redo.' };
+    if (step === 'journal' || step === 'write') {
       const outcome = await this.applier.redo();
       await this.noteRestored(outcome, false);
       if (step === 'write' && outcome.status !== 'conflict' && outcome.status !== 'refused') this.history.redid(step, this.journal.recorded);

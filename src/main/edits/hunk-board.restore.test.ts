@@ -155,3 +155,19 @@ describe('HunkBoard: the lines left of a hunk accepted in part', () => {
     }
   });
 });
+
+describe('a new decision ends the redo branch', () => {
+  it('Undo of a write, then a rejection: Redo has nothing to make again', async () => {
+    const flint = await boardOnDisk({ 'f.txt': 'a\nb\nc\n' });
+    try {
+      await flint.stream(TWO_HUNKS);
+      await flint.board.accept('1.0');
+      await flint.service.undo();
+      flint.board.reject('1.1');
+      expect(await flint.service.redo()).toMatchObject({ status: 'empty', message: 'Nothing to redo.' });
+      expect(await flint.read('f.txt')).toBe('a\nb\nc\n');
+    } finally {
+      await flint.close();
+    }
+  });
+});
