@@ -154,9 +154,10 @@ describe('a review within reach, by keyboard', () => {
   it('accepts the lines left of a hunk accepted in part', async () => {
     await saveInEditor('three.ts', THREE);
     await ask('case-three please', [1]);
-    await eventually(focusIsInFileView, Boolean, 'focus in the file view at the hunk');
-    // The cursor is on the hunk's first added line: Shift+↓ selects it.
+    // From the hunk's card (one Tab stop in the pane), Shift+↓ goes to its lines in the file, the first selected.
+    await card(1).focus();
     await page.keyboard.press('Shift+ArrowDown');
+    await eventually(focusIsInFileView, Boolean, 'focus in the file view at the hunk');
     await eventually(() => header(1).locator('.cm-flint-accept').textContent(), (text) => text?.startsWith('Accept 1 of 3 lines') ?? false, 'the header to offer 1 of 3 lines');
     await page.keyboard.press('Control+Enter');
     await eventually(() => stateOf(1), (state) => state?.startsWith('Accepted') ?? false, 'hunk 1 accepted in part');
