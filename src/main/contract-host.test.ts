@@ -13,7 +13,7 @@ const notUsed = async (): Promise<never> => {
 function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
   const calls: unknown[] = [];
   const handlers: RequestHandlers = {
-    getAppInfo: async () => ({ shell: 'serve', canChooseFolder: false, version: '0.0.0-test' }),
+    getAppInfo: async () => ({ shell: 'serve', canChooseFolder: false, version: '0.0.0-test', askCommand: 'kill -USR1 1' }),
     getAppState: notUsed,
     openProject: notUsed,
     chooseProjectFolder: notUsed,
@@ -86,7 +86,7 @@ describe('createContractHost', () => {
     const { host } = setup(textFile);
     expect(await host.invoke(requests.getAppInfo.channel, {})).toEqual({
       ok: true,
-      value: { shell: 'serve', canChooseFolder: false, version: '0.0.0-test' },
+      value: { shell: 'serve', canChooseFolder: false, version: '0.0.0-test', askCommand: 'kill -USR1 1' },
     });
   });
 

@@ -32,7 +32,7 @@ export interface QuestionFocus {
  */
 export type AskSubject = 'file' | 'project';
 
-/** Why nothing can be asked yet, with what to do instead. */
+/** One reason nothing can be asked yet, with what to do instead. */
 export interface AskBlocker {
   /** `no-key` and `no-project` have an action in the bar (Settings, Open Folder). */
   kind: 'no-project' | 'no-file' | 'no-key' | 'file-problem';
@@ -74,7 +74,11 @@ export interface AskScope {
   /** Context tokens the default focus would send, and how they were counted. */
   tokens: number;
   tokenCounting: string;
-  blocker: AskBlocker | null;
+  /**
+   * Every step missing before a question can be sent, in the order to take them (no project,
+   * then no key: a first start shows both at once); empty when nothing blocks.
+   */
+  blockers: AskBlocker[];
   /** `project` when the user chose it, or when the current file cannot be sent (then `path` is null). */
   subject: AskSubject;
   /** Why the question is about the project though the user did not choose that (no current file, a binary or missing one); else null. */

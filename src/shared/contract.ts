@@ -38,6 +38,12 @@ export interface AppInfo {
   /** A native folder dialog exists (Electron). Otherwise the UI asks for a typed path. */
   canChooseFolder: boolean;
   version: string;
+  /**
+   * What a desktop shortcut runs to open the ask bar from another app, where the shell
+   * cannot take a system-wide shortcut (the serve shell always; Electron when the OS refused
+   * it): `flint --ask`, or in the serve shell `kill -USR1 <its pid>`.
+   */
+  askCommand: string;
 }
 
 /** User preferences the renderer reads and writes. Stored in settings.json. */

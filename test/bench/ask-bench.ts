@@ -141,7 +141,7 @@ async function measureContextBuild(root: string, config: string, log: (line: str
     const started = performance.now();
     const scope = await service.scope('recent-change');
     builds.push(performance.now() - started);
-    if (scope.blocker || !scope.recentChange) throw new Error(`context build failed: ${scope.blocker?.message ?? 'no recent change'}`);
+    if (scope.blockers.length > 0 || !scope.recentChange) throw new Error(`context build failed: ${scope.blockers[0]?.message ?? 'no recent change'}`);
   }
   const [first, ...after] = builds;
   history.dispose();

@@ -97,16 +97,19 @@ export class AskService {
       window: null,
       tokens: 0,
       tokenCounting: '',
-      blocker: null,
+      blockers: [],
       subject: 'file',
       subjectNote: null,
       mentions: [],
     };
-    const blocked = (blocker: AskBlocker) => ({ scope: { ...scope, blocker }, context: null });
+    // Looked up whatever else blocks: the bar names every missing step at once, not one per attempt.
+    const missingKey = await this.options.inference.missingKeyMessage();
+    const keyBlockers: AskBlocker[] = missingKey ? [{ kind: 'no-key', message: missingKey }] : [];
+    const blocked = (blocker: AskBlocker | null) => ({ scope: { ...scope, blockers: blocker ? [blocker, ...keyBlockers] : keyBlockers }, context: null });
     if (!project) return blocked({ kind: 'no-project', message: 'No project is open. Open a folder, then save a file in your editor (or select one here) and ask about it.' });
     scope.project = project.name;
     // Without a file to send (none, or one that cannot be), the question is about the project.
-    const aboutProject = (note: string | null) => this.aboutProject(scope, project, request, note);
+    const aboutProject = (note: string | null) => this.aboutProject(scope, project, request, note, keyBlockers);
     if (request.subject === 'project' || !path) return aboutProject(path ? null : NO_FILE_NOTE);
     let lines: readonly string[] | null;
     try {
@@ -125,8 +128,7 @@ export class AskService {
     const selection = this.options.desktop.selectionIn(path, lines);
     if (selection?.kind === 'lines') scope.selection = { startLine: selection.startLine, endLine: selection.endLine };
     else if (selection?.kind === 'note') scope.selectionNote = selection.message;
-    const missingKey = await this.options.inference.missingKeyMessage();
-    if (missingKey) return blocked({ kind: 'no-key', message: missingKey });
+    if (missingKey) return blocked(null);
     let context: AssembledContext;
     let mentions: AskScope['mentions'];
     try {
@@ -146,10 +148,9 @@ export class AskService {
   }
 
   /** The scope of a question about the project (a missing key still blocks it). */
-  private async aboutProject(scope: AskScope, project: AskProject, request: ScopeRequest, note: string | null): Promise<{ scope: AskScope; context: AssembledContext | null }> {
-    const missingKey = await this.options.inference.missingKeyMessage();
-    const base: AskScope = { ...scope, blocker: missingKey ? { kind: 'no-key', message: missingKey } : null };
-    if (missingKey) return { scope: { ...base, path: null, language: null, lineCount: 0, subject: 'project', subjectNote: note }, context: null };
+  private async aboutProject(scope: AskScope, project: AskProject, request: ScopeRequest, note: string | null, keyBlockers: AskBlocker[]): Promise<{ scope: AskScope; context: AssembledContext | null }> {
+    const base: AskScope = { ...scope, blockers: keyBlockers };
+    if (keyBlockers.length > 0) return { scope: { ...base, path: null, language: null, lineCount: 0, subject: 'project', subjectNote: note }, context: null };
     return projectScope(base, project, this.options.prompts, request, note);
   }
 }

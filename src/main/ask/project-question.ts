@@ -64,7 +64,7 @@ export async function projectScope(base: AskScope, project: AskProject, prompts:
     return { scope: { ...scope, mentions, tokens: context.tokens, tokenCounting: context.tokenCounting }, context };
   } catch (error) {
     if (!(error instanceof FlintFailure)) throw error;
-    return { scope: { ...scope, blocker: { kind: 'file-problem', message: error.message } }, context: null };
+    return { scope: { ...scope, blockers: [{ kind: 'file-problem', message: error.message }] }, context: null };
   }
 }
 

@@ -80,7 +80,7 @@ describe('the shortcut on a real X desktop', () => {
   it('asks about the file in the focused VS Code window, not the one saved last, and switches to that one with one call', async () => {
     await xDesktop().showEditor(title('app.ts'));
     const result = await pressShortcut();
-    expect(result).toMatchObject({ path: 'src/app.ts', source: 'focused', editor: 'VS Code', other: { path: 'src/other.ts', source: 'saved' }, windowNote: null, blocker: null });
+    expect(result).toMatchObject({ path: 'src/app.ts', source: 'focused', editor: 'VS Code', other: { path: 'src/other.ts', source: 'saved' }, windowNote: null, blockers: [] });
     await core.handlers.switchCurrentFile({});
     expect(await scope()).toMatchObject({ path: 'src/other.ts', source: 'saved', other: { path: 'src/app.ts', source: 'focused', editor: 'VS Code' } });
   });

@@ -106,15 +106,24 @@ describe('AskService in a real core', () => {
   });
 
   it('says to open a folder when no project is open', async () => {
+    const created = await createTestCore({ configDirectory: config, env: { FLINT_PROVIDER: 'openai-responses', FLINT_BASE_URL: sim.baseUrl, FLINT_MODEL: 'gpt-5.3-codex-spark', FLINT_API_KEY: 'sk-test' } });
+    core = created.core;
+    expect((await scope()).blockers).toEqual([{ kind: 'no-project', message: expect.stringContaining('Open a folder') }]);
+  });
+
+  it('names both missing steps on a first start, the folder then the key', async () => {
     const created = await createTestCore({ configDirectory: config });
     core = created.core;
-    expect((await scope()).blocker).toMatchObject({ kind: 'no-project' });
+    expect((await scope()).blockers).toEqual([
+      { kind: 'no-project', message: expect.stringContaining('No project is open') },
+      { kind: 'no-key', message: expect.stringContaining('Settings') },
+    ]);
   });
 
   it('asks about the project, without blocking, when there is no current file yet', async () => {
     await start();
     const result = await scope();
-    expect(result).toMatchObject({ blocker: null, subject: 'project', path: null, subjectNote: expect.stringContaining('No current file') });
+    expect(result).toMatchObject({ blockers: [], subject: 'project', path: null, subjectNote: expect.stringContaining('No current file') });
   });
 
   it('finds the lines the user just changed from two real saves', async () => {
@@ -128,7 +137,7 @@ describe('AskService in a real core', () => {
 
     const result = await scope();
 
-    expect(result.blocker).toBeNull();
+    expect(result.blockers).toEqual([]);
     expect(result.path).toBe('src/app.ts');
     expect(result.language).toBe('TypeScript');
     expect(result.recentChange).toMatchObject({ startLine: 20, endLine: 22, added: 2, removed: 1, places: 2 });
@@ -217,7 +226,7 @@ describe('AskService in a real core', () => {
     await save('src/app.ts', 'const a = 1;\n');
     await unlink(project.path('src/app.ts'));
     const result = await scope();
-    expect(result).toMatchObject({ blocker: null, subject: 'project', subjectNote: expect.stringContaining('no longer exists') });
+    expect(result).toMatchObject({ blockers: [], subject: 'project', subjectNote: expect.stringContaining('no longer exists') });
     await core.handlers.askModel({ prompt: 'Why?', depth: 'fast' });
     await answered();
     expect(sentHeadings('src/app.ts')).toEqual([]);
@@ -226,7 +235,7 @@ describe('AskService in a real core', () => {
   it('says a binary current file cannot be sent and asks about the project instead', async () => {
     await start();
     await save('assets/logo.png', '\u0089PNG\u0000\u0000binary');
-    expect(await scope()).toMatchObject({ blocker: null, subject: 'project', subjectNote: expect.stringContaining('binary') });
+    expect(await scope()).toMatchObject({ blockers: [], subject: 'project', subjectNote: expect.stringContaining('binary') });
   });
 
   it('never sends a file that leads outside the project through a symlink', async () => {
@@ -236,7 +245,7 @@ describe('AskService in a real core', () => {
     await core.handlers.selectFile({ path: 'src/linked.ts' }).catch(() => undefined);
     core.workspace.requireProject().currentFile.select('src/linked.ts');
     const result = await scope();
-    expect(result).toMatchObject({ blocker: null, subject: 'project', subjectNote: expect.stringContaining('outside the project') });
+    expect(result).toMatchObject({ blockers: [], subject: 'project', subjectNote: expect.stringContaining('outside the project') });
     // Sent as a question about the project (the bar said so): the file stays out.
     await core.handlers.askModel({ prompt: 'Explain', depth: 'fast' });
     await answered();
@@ -259,7 +268,7 @@ describe('AskService in a real core', () => {
     const result = await scope();
     await second.written;
 
-    expect(result.blocker).toBeNull();
+    expect(result.blockers).toEqual([]);
     expect(result.lineCount).toBe(300_000);
     expect(result.recentChange).toMatchObject({ startLine: 150_001, endLine: 150_001, added: 1, removed: 1 });
     expect(result.window).toMatchObject({ truncated: true });
@@ -295,7 +304,7 @@ describe('AskService in a real core', () => {
   it('guides to Settings when the provider has no key', async () => {
     await start({ FLINT_API_KEY: '' });
     await save('src/app.ts', 'const a = 1;\n');
-    expect((await scope()).blocker).toMatchObject({ kind: 'no-key', message: expect.stringContaining('Settings') });
+    expect((await scope()).blockers).toEqual([{ kind: 'no-key', message: expect.stringContaining('Settings') }]);
   });
 
   it('refuses a question too long for the model window, in words', async () => {

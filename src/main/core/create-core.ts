@@ -25,6 +25,8 @@ import { FlintCore, type HotkeyHost } from './flint-core';
 
 export interface CreateCoreOptions {
   shell: AppInfo['shell'];
+  /** See AppInfo['askCommand'] (default `flint --ask`). */
+  askCommand?: string;
   configDirectory: string;
   logger: Logger;
   chooseFolder?: () => Promise<string | null>;
@@ -84,6 +86,7 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
   return new FlintCore({
     shell: options.shell,
     version: options.version ?? version,
+    askCommand: options.askCommand ?? 'flint --ask',
     settings,
     logger,
     inference,

@@ -31,6 +31,8 @@ import { UiEvents } from './ui-events';
 export interface FlintCoreOptions {
   shell: AppInfo['shell'];
   version: string;
+  /** See AppInfo['askCommand']. */
+  askCommand: string;
   settings: SettingsStore;
   logger: Logger;
   inference: InferenceService;
@@ -158,7 +160,7 @@ export class FlintCore implements Disposable {
     return {
       ...createInferenceHandlers(options.inference),
       ...createAnswerHandlers(options.ask, options.answers, workspace),
-      getAppInfo: async () => ({ shell: options.shell, canChooseFolder: options.chooseFolder !== undefined, version: options.version }),
+      getAppInfo: async () => ({ shell: options.shell, canChooseFolder: options.chooseFolder !== undefined, version: options.version, askCommand: options.askCommand }),
       getAppState: async () => ({
         project: workspace.project?.info ?? null,
         tree: workspace.project?.entries ?? null,

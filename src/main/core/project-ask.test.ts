@@ -70,13 +70,13 @@ describe('questions about the project, with @path mentions, in a real core', () 
 
   it('still blocks a question about the project when no key is set', async () => {
     await start({});
-    expect(await scope()).toMatchObject({ subject: 'project', blocker: { kind: 'no-key' } });
+    expect(await scope()).toMatchObject({ subject: 'project', blockers: [{ kind: 'no-key' }] });
   });
 
   it('describes each mention of a draft: sent, a folder, binary, outside — none blocking', async () => {
     await start();
     const result = await scope({ mentions: ['@src/a.ts', '@src/lib', '@assets/logo.png', '@../x.ts', '@Component'] });
-    expect(result.blocker).toBeNull();
+    expect(result.blockers).toEqual([]);
     expect(result.mentions.map((status) => [status.mention, status.state])).toEqual([
       ['@src/a.ts', 'sent'],
       ['@src/lib', 'refused'],

@@ -32,7 +32,7 @@ export async function runServeShell(rendererFolder: string): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, not ${values.port}`);
 
   const logger = stderrLogger;
-  const core = await createFlintCore({ shell: 'serve', configDirectory: configDirectory(), logger, desktop: systemDesktopReaders(process.platform, process.env, logger) });
+  const core = await createFlintCore({ shell: 'serve', askCommand: `kill -USR1 ${process.pid}`, configDirectory: configDirectory(), logger, desktop: systemDesktopReaders(process.platform, process.env, logger) });
   const server = await startServeServer({
     host: createContractHost(core.handlers, logger),
     events: core.onDidEmit,

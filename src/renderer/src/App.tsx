@@ -3,20 +3,20 @@
  * and Settings over them. State and actions come from hooks; the pieces from shell/ and
  * features/.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { formatAccelerator } from '../../shared/accelerator';
 import { useAppState } from './features/app-state/use-app-state';
 import { AskBar } from './features/ask-bar/AskBar';
 import { useAskBar } from './features/ask-bar/use-ask-bar';
 import { useMentionFiles } from './features/ask-bar/use-mention-completion';
 import { useAnswer } from './features/edits/use-answer';
-import { ShortcutsSheet } from './features/shortcuts/ShortcutsSheet';
-import { NOTICE_SUBJECTS, useReview } from './features/review/use-review';
+import { Notices } from './features/notices/Notices';
 import { OpenFolder } from './features/open-folder/OpenFolder';
+import { NOTICE_SUBJECTS, useReview } from './features/review/use-review';
 import { SettingsDialog } from './features/settings/SettingsDialog';
+import { ShortcutsSheet } from './features/shortcuts/ShortcutsSheet';
 import { StatusBar } from './features/status-bar/StatusBar';
 import { isMac } from './lib/platform';
-import { Notices } from './features/notices/Notices';
 import { ProjectView } from './shell/ProjectView';
 import { useProjectActions } from './shell/use-project-actions';
 import { useSettingsDialog } from './shell/use-settings-dialog';
@@ -28,9 +28,13 @@ export function App() {
   const bar = useAskBar(state.settings.shortcut, state.currentFile.at, state.project?.id ?? null);
   const mentionFiles = useMentionFiles(tree);
   const canChooseFolder = state.info?.canChooseFolder ?? false;
-  const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError });
+  const folderField = useRef<HTMLInputElement>(null);
+  // After the bar that asked for it has closed (and given focus back where it was).
+  const focusFolderField = () => requestAnimationFrame(() => folderField.current?.focus());
+  const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError, focusFolderField });
   const review = useReview({ answer, openFile: actions.openFile, onError: reportError, onNotice: reportInfo });
   const shortcutLabel = formatAccelerator(state.settings.shortcut, isMac);
+  const systemWide = state.hotkey?.state === 'registered';
   // "No hunk is waiting" is over once one is.
   const isHunkWaiting = review.current !== null;
   useEffect(() => void (isHunkWaiting && dispatch({ type: 'subjectDone', subject: NOTICE_SUBJECTS.nothingWaits })), [isHunkWaiting, dispatch]);
@@ -60,18 +64,12 @@ export function App() {
           openFolder={openFolder}
           chooseFolder={actions.chooseFolder}
           onError={reportError}
+          fieldRef={folderField}
+          steps={{ hasKey: state.connection !== null && state.connection.state !== 'no-key', shortcutLabel, systemWide, askCommand: state.info?.askCommand ?? null, onAddKey: settings.openAtKey }}
         />
       )}
       <Notices notices={state.notices} onDismiss={dismissNotice} />
-      <StatusBar
-        indexing={state.indexing}
-        isScanHeld={state.sizeWarning?.scanDone ?? false}
-        entryCount={tree.size}
-        currentFile={state.currentFile}
-        connection={state.connection}
-        latency={state.latency}
-        onOpenSettings={settings.open}
-      />
+      <StatusBar indexing={state.indexing} isScanHeld={state.sizeWarning?.scanDone ?? false} entryCount={state.project ? tree.size : null} currentFile={state.currentFile} connection={state.connection} latency={state.latency} onOpenSettings={settings.open} />
       {bar.isOpen && (
         <AskBar
           bar={bar}
@@ -79,18 +77,20 @@ export function App() {
           // Known at once: the bar does not jump from the middle to the file view as its scope loads.
           hasProject={state.project !== null}
           shortcutLabel={shortcutLabel}
-          systemWide={state.hotkey?.state === 'registered'}
+          systemWide={systemWide}
           answer={answer}
           files={mentionFiles}
           onOpenSettings={closingFirst(bar, settings.open)}
+          onOpenKey={closingFirst(bar, settings.openAtKey)}
           onOpenFolder={closingFirst(bar, actions.openFolderFromBar)}
           focusAfterClose={review.focusCurrent}
         />
       )}
-      {review.isSheetOpen && <ShortcutsSheet askShortcut={shortcutLabel} systemWide={state.hotkey?.state === 'registered'} onClose={review.closeSheet} />}
+      {review.isSheetOpen && <ShortcutsSheet askShortcut={shortcutLabel} systemWide={systemWide} onClose={review.closeSheet} />}
       {settings.isOpen && (
         <SettingsDialog
           onClose={settings.close}
+          isAtKey={settings.isAtKey}
           shortcut={state.settings.shortcut}
           hotkey={state.hotkey}
           onChangeShortcut={(shortcut) => updateSettings({ shortcut })}

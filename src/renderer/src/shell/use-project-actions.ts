@@ -13,6 +13,8 @@ export interface ProjectActionsOptions {
   hasProject: boolean;
   dispatch: (action: ViewAction) => void;
   reportError: (message: string) => void;
+  /** Puts focus in the welcome screen's path field (no project, no folder dialog). */
+  focusFolderField: () => void;
 }
 
 export interface ProjectActions {
@@ -25,12 +27,12 @@ export interface ProjectActions {
   openFile: (path: string) => void;
   /** The toolbar's Open Folder…: the dialog, or show (hide) the path field. */
   openFolderFromToolbar: () => void;
-  /** The ask bar's Open Folder…: the dialog, or the toolbar's path field (the welcome screen shows its own). */
+  /** The ask bar's Open Folder…: the dialog, or a path field with focus in it (the toolbar's, or the welcome screen's). */
   openFolderFromBar: () => void;
   closeProject: () => void;
 }
 
-export function useProjectActions({ canChooseFolder, hasProject, dispatch, reportError }: ProjectActionsOptions): ProjectActions {
+export function useProjectActions({ canChooseFolder, hasProject, dispatch, reportError, focusFolderField }: ProjectActionsOptions): ProjectActions {
   const [isPromptOpen, setPromptOpen] = useState(false);
 
   const chooseFolder = useCallback(() => {
@@ -54,6 +56,7 @@ export function useProjectActions({ canChooseFolder, hasProject, dispatch, repor
     openFolderFromBar: () => {
       if (canChooseFolder) chooseFolder();
       else if (hasProject) setPromptOpen(true);
+      else focusFolderField();
     },
     closeProject: () => void flint.closeProject({}),
   };

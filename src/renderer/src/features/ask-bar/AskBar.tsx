@@ -46,12 +46,14 @@ export interface AskBarProps {
   /** The project's files, for `@` completion. */
   files: () => readonly string[];
   onOpenSettings: () => void;
+  /** Settings, with focus in the key field of the provider in use. */
+  onOpenKey: () => void;
   onOpenFolder: () => void;
   /** Where focus goes when the bar closes (the hunk waiting for a decision); false: back where it was. */
   focusAfterClose?: () => boolean;
 }
 
-export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, files, onOpenSettings, onOpenFolder, focusAfterClose }: AskBarProps) {
+export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, files, onOpenSettings, onOpenKey, onOpenFolder, focusAfterClose }: AskBarProps) {
   const { scope, focus, draft, setDraft } = bar;
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
@@ -82,8 +84,8 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
       {(change || scope?.selection) && !isProject && <FocusChip change={change} selection={scope?.selection ?? null} focus={focus} onToggle={bar.toggleFocus} />}
       {scope?.selectionNote && !isProject && <p className="ask-bar-meta">{scope.selectionNote}</p>}
       {scope?.window?.truncated && <WindowNote sent={scope.window} />}
-      {scope?.blocker && (
-        <BlockerNote blocker={scope.blocker} isEmphasized={isAttempted} onOpenSettings={onOpenSettings} onOpenFolder={onOpenFolder} />
+      {scope && scope.blockers.length > 0 && (
+        <BlockerNote blockers={scope.blockers} isEmphasized={isAttempted} onOpenKey={onOpenKey} onOpenFolder={onOpenFolder} />
       )}
       {scope && <NamedFiles mentions={scope.mentions.filter((status) => status.mention !== completion.typing)} />}
       <MentionCombobox completion={completion}>

@@ -68,27 +68,32 @@ export function WindowNote({ sent }: { sent: NonNullable<AskScope['window']> }) 
   );
 }
 
-export function BlockerNote({ blocker, isEmphasized, onOpenSettings, onOpenFolder }: {
-  blocker: AskBlocker;
+/** Every step missing before a question can go, in order, each with the button that takes it. */
+export function BlockerNote({ blockers, isEmphasized, onOpenKey, onOpenFolder }: {
+  blockers: readonly AskBlocker[];
   /** The user tried to ask anyway. */
   isEmphasized: boolean;
-  onOpenSettings: () => void;
+  onOpenKey: () => void;
   onOpenFolder: () => void;
 }) {
   return (
-    <p className={`ask-bar-blocker${isEmphasized ? ' is-emphasized' : ''}`} role="alert">
-      {blocker.message}
-      {blocker.kind === 'no-key' && (
-        <button type="button" onClick={onOpenSettings}>
-          Open Settings
-        </button>
-      )}
-      {blocker.kind === 'no-project' && (
-        <button type="button" onClick={onOpenFolder}>
-          Open Folder…
-        </button>
-      )}
-    </p>
+    <div className={`ask-bar-blockers${isEmphasized ? ' is-emphasized' : ''}`} role="alert">
+      {blockers.map((blocker) => (
+        <p key={blocker.kind} className="ask-bar-blocker">
+          {blocker.message}
+          {blocker.kind === 'no-key' && (
+            <button type="button" onClick={onOpenKey}>
+              Add key…
+            </button>
+          )}
+          {blocker.kind === 'no-project' && (
+            <button type="button" onClick={onOpenFolder}>
+              Open Folder…
+            </button>
+          )}
+        </p>
+      ))}
+    </div>
   );
 }
 

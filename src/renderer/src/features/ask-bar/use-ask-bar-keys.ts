@@ -36,7 +36,7 @@ export function useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, o
     const text = draft.trim();
     onAttempt();
     const mode: SendMode = isStreaming ? (queue ? 'queue' : 'redirect') : followsUp ? 'follow-up' : 'new';
-    if (!text || (scope?.blocker && mode === 'new')) return;
+    if (!text || (scope && scope.blockers.length > 0 && mode === 'new')) return;
     // Cleared only if it is still what was sent: words typed while the request was on its way stay.
     if (await answer.send(text, depth, mode, { ...sentFocus(focus, scope), path: scope?.path ?? null, subject: scope?.subject })) setDraft((current) => (current.trim() === text ? '' : current));
   };

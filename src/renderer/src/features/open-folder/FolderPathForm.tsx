@@ -1,16 +1,18 @@
 /**
  * A typed-path "open folder" form: the serve shell's stand-in for the native dialog.
  */
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type RefObject } from 'react';
 
 export interface FolderPathFormProps {
   openFolder: (path: string) => Promise<boolean>;
   onError: (message: string) => void;
   autoFocus?: boolean;
   onDone?: () => void;
+  /** The path field, for a way in from elsewhere (the ask bar's Open Folder…) to focus. */
+  inputRef?: RefObject<HTMLInputElement | null>;
 }
 
-export function FolderPathForm({ openFolder, onError, autoFocus, onDone }: FolderPathFormProps) {
+export function FolderPathForm({ openFolder, onError, autoFocus, onDone, inputRef }: FolderPathFormProps) {
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -28,6 +30,7 @@ export function FolderPathForm({ openFolder, onError, autoFocus, onDone }: Folde
       <label htmlFor="folder-path">Folder path</label>
       <input
         id="folder-path"
+        ref={inputRef}
         type="text"
         spellCheck={false}
         autoFocus={autoFocus}

@@ -6,6 +6,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ProvidersState, ProviderView } from '../../../../shared/inference-types';
 import { ModelPicker } from './ModelPicker';
 import { ProviderForm } from './ProviderForm';
+import { KEY_FOCUS_ATTRIBUTE } from './use-key-focus';
 import type { ProvidersHandle } from './use-providers';
 
 export interface ProviderCardProps {
@@ -98,6 +99,7 @@ function KeyForm({ provider, handle, isTesting }: { provider: ProviderView; hand
       <form className="key-form" onSubmit={(event) => void save(event)}>
         <input
           type="password"
+          {...{ [KEY_FOCUS_ATTRIBUTE]: '' }}
           autoComplete="off"
           spellCheck={false}
           aria-label={`API key for ${provider.label}`}
@@ -169,7 +171,7 @@ function WithheldKey({ provider, withheld, handle }: { provider: ProviderView; w
   return (
     <div className="provider-withheld" role="note">
       <p>{withheld.message}</p>
-      <button type="button" className="danger" disabled={isSending} onClick={() => void allow()}>
+      <button type="button" className="danger" disabled={isSending} onClick={() => void allow()} {...{ [KEY_FOCUS_ATTRIBUTE]: '' }}>
         {label}
       </button>
     </div>

@@ -10,6 +10,7 @@ import { useFocusTrap } from '../../lib/use-focus-trap';
 import { ProviderCard } from './ProviderCard';
 import { ProviderForm } from './ProviderForm';
 import { ShortcutSettings } from './ShortcutSettings';
+import { useKeyFocus } from './use-key-focus';
 import { useProviders, type ProvidersHandle } from './use-providers';
 
 export interface SettingsDialogProps {
@@ -19,13 +20,16 @@ export interface SettingsDialogProps {
   onChangeShortcut: (shortcut: string) => void;
   clipboardSelection: boolean;
   onChangeClipboardSelection: (value: boolean) => void;
+  /** Opened to add a key: focus goes to the key field of the provider in use. */
+  isAtKey?: boolean;
 }
 
-export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut, clipboardSelection, onChangeClipboardSelection }: SettingsDialogProps) {
+export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut, clipboardSelection, onChangeClipboardSelection, isAtKey = false }: SettingsDialogProps) {
   const providers = useProviders();
   const dialogRef = useRef<HTMLDivElement>(null);
   // Focus starts on the dialog, stays in it (Test connection disables itself), and goes back on close.
   useFocusTrap(dialogRef);
+  useKeyFocus(dialogRef, isAtKey, providers.state !== null);
 
   const { state } = providers;
 

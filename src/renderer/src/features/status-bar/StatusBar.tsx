@@ -18,7 +18,8 @@ export interface StatusBarProps {
   indexing: number | null;
   /** The first index's scan is over and waits for the size warning's answer. */
   isScanHeld: boolean;
-  entryCount: number;
+  /** The open project's entries; null with no project (a first start says nothing of entries). */
+  entryCount: number | null;
   currentFile: CurrentFile;
   connection: ConnectionStatus | null;
   latency: LatencyFigures | null;
@@ -50,6 +51,8 @@ export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCo
         <span className="status-indexing" role="progressbar" aria-label="Indexing" aria-valuetext={`${indexing} entries found`}>
           <span className="spinner" aria-hidden="true" /> Indexing… {indexing.toLocaleString()} entries
         </span>
+      ) : entryCount === null ? (
+        <span className="status-count status-entries">No folder open</span>
       ) : (
         <span className="status-count status-entries">{entryCount.toLocaleString()} entries</span>
       )}
