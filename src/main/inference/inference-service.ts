@@ -289,7 +289,9 @@ export class InferenceService implements Disposable {
     }
     const isTemporary = provider !== this.active?.provider;
     try {
-      return await runConnectionTest(provider, config, (figures) => this._onDidMeasure.fire(figures), (code, message) =>
+      // The status bar's figures are the provider in use's: another's test shows in its own card only (the result carries them).
+      const measured = providerId === this.activeProviderId ? (figures: LatencyFigures) => this._onDidMeasure.fire(figures) : () => undefined;
+      return await runConnectionTest(provider, config, measured, (code, message) =>
         code === 'model-unavailable' ? `${modelUnavailableMessage(config.model, config)} Pick one it lists under Models.` : (message ?? 'The test failed.'),
       );
     } finally {

@@ -43,8 +43,16 @@ describe('ProviderDirectory', () => {
     expect(added).toEqual({ id: 'my-vllm', kind: 'openai-chat', label: 'My vLLM', baseUrl: 'http://10.0.0.5:8000/v1', model: 'qwen3-coder-30b', keyVariable: 'VLLM_API_KEY', contextWindow: 262_144 });
     expect(providers.origin('my-vllm')).toBe('custom');
     expect(await saved()).toEqual([added]);
-    // A second one with the same name gets its own id.
-    expect((await providers.save(null, DRAFT)).id).toBe('my-vllm-2');
+    // A second one whose name makes the same id gets its own.
+    expect((await providers.save(null, { ...DRAFT, label: 'My vLLM!' })).id).toBe('my-vllm-2');
+  });
+
+  it('refuses a second provider of the same name (trimmed, any case), naming the first; an edit keeps its own name', async () => {
+    const providers = await directory();
+    await providers.save(null, DRAFT);
+    expect(await refusal(providers.save(null, { ...DRAFT, label: '  my VLLM ' }))).toBe('There is already a provider named “My vLLM”: give this one another name.');
+    expect(await refusal(providers.save(null, { ...DRAFT, label: 'openai' }))).toContain('There is already a provider named');
+    expect((await providers.save('my-vllm', { ...DRAFT, model: 'other' })).model).toBe('other');
   });
 
   it('edits a custom provider in place (the id, and so its key, stay) and removes it', async () => {

@@ -7,6 +7,7 @@
  * removing that edit brings the preset back. The environment provider (FLINT_*) is read
  * once per run: its models may be switched for the run, nothing of it is saved.
  */
+import { duplicateNameMessage, providerNamed } from '../../shared/provider-draft-check';
 import type { ModelSlot, ProviderConfig, ProviderDraft, ProviderOrigin } from '../../shared/inference-types';
 import { FlintFailure } from '../../shared/result';
 import type { SettingsStore } from '../settings/settings-store';
@@ -71,6 +72,9 @@ export class ProviderDirectory {
       throw new FlintFailure('invalid-provider', 'This provider comes from FLINT_* variables; change them and restart Flint, or add a provider of your own.');
     }
     if (providerId !== null) this.require(providerId);
+    // Names tell providers apart in Settings, the status bar and the keychain's words: no two alike.
+    const namesake = providerNamed(draft.label, this.providers, providerId);
+    if (namesake) throw new FlintFailure('invalid-provider', duplicateNameMessage(namesake.label));
     const id = providerId ?? this.newId(draft.label);
     const config = validate({ id, ...cleanDraft(draft) });
     await this.persist(id, config);

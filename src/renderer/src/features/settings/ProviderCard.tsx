@@ -27,7 +27,7 @@ export function ProviderCard({ provider, isActive, state, handle }: ProviderCard
     };
     return (
       <section className="provider-card is-editing" aria-label={provider.label}>
-        <ProviderForm provider={provider} onSave={save} onCancel={() => setEditing(false)} />
+        <ProviderForm provider={provider} providers={state.providers} onSave={save} onCancel={() => setEditing(false)} />
       </section>
     );
   }

@@ -2,7 +2,7 @@
  * Settings: the ask bar's shortcut; choose the provider, its models and its key, test the
  * connection; add, edit and remove providers.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { ProvidersState } from '../../../../shared/inference-types';
 import { isLinux } from '../../lib/platform';
@@ -77,6 +77,13 @@ export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut, cl
 
 function ProviderSections({ state, handle }: { state: ProvidersState; handle: ProvidersHandle }) {
   const [isAdding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
+  // The form goes (added, or cancelled): focus goes back to the button that opened it, not out of the dialog.
+  const wasAdding = useRef(false);
+  useEffect(() => {
+    if (wasAdding.current && !isAdding) addButton.current?.focus();
+    wasAdding.current = isAdding;
+  }, [isAdding]);
   const active = state.providers.find((provider) => provider.id === state.activeProviderId);
   const others = state.providers.filter((provider) => provider.id !== state.activeProviderId);
   const add = async (draft: Parameters<ProvidersHandle['saveProvider']>[1]) => {
@@ -101,10 +108,10 @@ function ProviderSections({ state, handle }: { state: ProvidersState; handle: Pr
       ))}
       {isAdding ? (
         <section className="provider-card is-editing" aria-label="New provider">
-          <ProviderForm onSave={add} onCancel={() => setAdding(false)} />
+          <ProviderForm providers={state.providers} onSave={add} onCancel={() => setAdding(false)} />
         </section>
       ) : (
-        <button type="button" className="add-provider" onClick={() => setAdding(true)}>
+        <button ref={addButton} type="button" className="add-provider" onClick={() => setAdding(true)}>
           Add a provider…
         </button>
       )}
