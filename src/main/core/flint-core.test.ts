@@ -130,7 +130,7 @@ describe('FlintCore through the contract host', () => {
   });
 
   it('says which shell it is and that the serve shell has no native dialog', async () => {
-    expect(await host.invoke('app:getInfo', {})).toEqual({ ok: true, value: { shell: 'serve', canChooseFolder: false, version: 'test' } });
+    expect(await host.invoke('app:getInfo', {})).toEqual({ ok: true, value: { shell: 'serve', canChooseFolder: false, version: 'test', askCommand: 'flint --ask' } });
     expect(await host.invoke('project:choose', {})).toMatchObject({ ok: false, error: { code: 'unsupported' } });
   });
 });

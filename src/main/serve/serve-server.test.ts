@@ -218,7 +218,7 @@ describe('the serve shell', () => {
       expect(await answerTo(socket, 7)).toEqual({
         type: 'response',
         id: 7,
-        result: { ok: true, value: { shell: 'serve', canChooseFolder: false, version: 'test' } },
+        result: { ok: true, value: { shell: 'serve', canChooseFolder: false, version: 'test', askCommand: 'flint --ask' } },
       });
 
       const opened = nextMessage(socket, (message) => message.type === 'event' && message.envelope.channel === 'project:opened');
