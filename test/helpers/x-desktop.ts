@@ -50,6 +50,8 @@ export async function startXDesktop(): Promise<XDesktop> {
     display = `:${await displayNumber(xvfb)}`;
     env = { ...process.env, DISPLAY: display };
     delete env.WAYLAND_DISPLAY;
+    // The server takes connections before openbox is started on it (once, openbox could not open :0 just after -displayfd named it).
+    await until(async () => (await xprop(env, ['-root', '_NET_SUPPORTING_WM_CHECK'])).length > 0, 'Xvfb to take connections');
     await startWindowManager(env, processes, xvfb);
   } catch (error) {
     // Nothing of a desktop that did not start is left running.
