@@ -66,7 +66,8 @@ describe('a first start, by keyboard (serve shell, real keychain, simulator)', (
   it('shows the three steps to a first answer, each with its state, at 800 and 1600 px', async () => {
     const steps = page.getByRole('list', { name: 'Three steps to a first answer' });
     await steps.waitFor();
-    await eventually(() => steps.getByRole('listitem').allInnerTexts(), (items) => items.length === 3 && items[1]!.includes('to do'), 'the key step to do');
+    // The key's state comes with the connection, the shortcut's with the hotkey status and the app's info: each its own message.
+    await eventually(() => steps.getByRole('listitem').allInnerTexts(), (items) => items.length === 3 && items[1]!.includes('to do') && /kill -USR1 \d+/.test(items[2]!), 'the key step to do and the ask command');
     const items = await steps.getByRole('listitem').allInnerTexts();
     expect(items[0]).toContain('Open a project folder');
     // The real accelerator, and how to ask from other apps where the serve shell cannot take it.

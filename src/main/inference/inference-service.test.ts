@@ -114,6 +114,17 @@ describe('InferenceService', () => {
     expect(bad).toMatchObject({ ok: false, message: expect.stringContaining('rejected the API key') });
   });
 
+  it('feeds the latency HUD from a test of the provider in use only, never from another provider’s test', async () => {
+    await setUp({ FLINT_API_KEY: KEY });
+    const measured: string[] = [];
+    service.onDidMeasure((figures) => measured.push(figures.model));
+    await service.saveProvider(null, { kind: 'openai-chat', label: 'Sim chat', baseUrl: sim.baseUrl, model: 'deep', keyVariable: 'FLINT_API_KEY' });
+    expect(await service.testConnection('sim-chat')).toMatchObject({ ok: true, message: expect.stringContaining('Connected to deep') });
+    expect(measured).toEqual([]);
+    expect(await service.testConnection('environment')).toMatchObject({ ok: true });
+    expect(measured).toEqual(['spark']);
+  });
+
   it('answers with the deeper model one switch away', async () => {
     await setUp({ FLINT_API_KEY: KEY, FLINT_DEEP_MODEL: 'deep' });
     expect((await answer({ prompt: 'think', depth: 'deep' })).text).toBe('A deeper answer.');

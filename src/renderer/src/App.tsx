@@ -32,7 +32,7 @@ export function App() {
   // After the bar that asked for it has closed (and given focus back where it was).
   const focusFolderField = () => requestAnimationFrame(() => folderField.current?.focus());
   const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError, focusFolderField });
-  const review = useReview({ answer, openFile: actions.openFile, onError: reportError, onNotice: reportInfo });
+  const review = useReview({ answer, openFile: actions.openFile, fileOnView: state.openFile, onError: reportError, onNotice: reportInfo });
   const shortcutLabel = formatAccelerator(state.settings.shortcut, isMac);
   const systemWide = state.hotkey?.state === 'registered';
   // "No hunk is waiting" is over once one is.

@@ -52,7 +52,10 @@ export type ReviewHandle = ReturnType<typeof useReview>;
 
 export interface ReviewOptions {
   answer: AnswerHandle;
+  /** Shows a file and makes it current, as a pick in the tree does. */
   openFile: (path: string) => void;
+  /** The file the view shows now. */
+  fileOnView: string | null;
   onError: (message: string) => void;
   /** A word about what a key did; `subject` says what it is about (a newer one about it replaces it). */
   onNotice: (message: string, subject?: string) => void;
@@ -61,7 +64,7 @@ export interface ReviewOptions {
 /** The subjects of the review's notices: nothing waits (over once a hunk does), and the last Undo or Redo. */
 export const NOTICE_SUBJECTS = { nothingWaits: 'review:nothing-waits', undo: 'review:undo' } as const;
 
-export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions) {
+export function useReview({ answer, openFile, fileOnView, onError, onNotice }: ReviewOptions) {
   // Per conversation: hunk ids repeat from one to the next ("1.0").
   const [choice, setChoice] = useState<{ sessionId: string; hunkId: string } | null>(null);
   /** Bumped to ask the file view to bring the current hunk into view. */
@@ -74,8 +77,8 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
   // The handle is a new object every render; its callbacks are stable (memoized cards rely on it).
   const { accept, reject, acceptAll, rejectAll } = answer;
   const current = currentHunkOf(view, chosen);
-  const latest = useRef({ view, current, chosen });
-  latest.current = { view, current, chosen };
+  const latest = useRef({ view, current, chosen, fileOnView });
+  latest.current = { view, current, chosen, fileOnView };
 
   // Where focus goes once the current hunk is drawn in the file view (consumed there).
   const pendingFocus = useRef<PendingFocus | null>(null);
@@ -86,7 +89,8 @@ export function useReview({ answer, openFile, onError, onNotice }: ReviewOptions
       const hunk = latest.current.view?.hunks[hunkId];
       if (!hunk) return;
       setChosen(hunkId);
-      if (hunk.operation === 'update' || hunk.operation === 'add') openFile(hunk.path);
+      // Another file is opened (a pick: it becomes current); the file on view is not picked again (focus on its hunk is no choice of file, and a pick's time decides against a save made just before it).
+      if ((hunk.operation === 'update' || hunk.operation === 'add') && hunk.path !== latest.current.fileOnView) openFile(hunk.path);
       setRevealTick((tick) => tick + 1);
       if (target === 'card') focusCardOf(hunkId);
       // The code view may still be loading the file: it takes focus once the hunk is drawn.
