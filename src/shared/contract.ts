@@ -30,6 +30,7 @@ import type {
   SizeWarning,
   TreeChange,
   TreeEntry,
+  WatchLimit,
 } from './project-types';
 
 /** Which shell hosts the renderer, and what it can do. */
@@ -66,6 +67,8 @@ export interface AppState {
   tree: TreeEntry[] | null;
   /** The open folder is a home folder, `/` or huge, and the user has not said to open it anyway. */
   sizeWarning: SizeWarning | null;
+  /** The OS would not watch some of the open folder's folders (they are polled), or null. */
+  watchLimit: WatchLimit | null;
   currentFile: CurrentFile;
   recent: string[];
   settings: UiSettings;
@@ -244,6 +247,8 @@ export interface EventPayloads {
   'project:indexing': { projectId: number; entriesFound: number };
   /** The folder is too large to open without asking (a home folder, `/`, a huge one), or no longer (null: answered). */
   'project:sizeWarning': { projectId: number; warning: SizeWarning | null };
+  /** The OS refused to watch some folders (they are polled instead), or every folder is watched again (null). */
+  'project:watchLimit': { projectId: number; limit: WatchLimit | null };
   /** The full tree, after the first index and after a .gitignore change. */
   'project:tree': { projectId: number; entries: TreeEntry[] };
   /** Live changes made by other programs, batched per frame. */

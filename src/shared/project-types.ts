@@ -117,6 +117,19 @@ export type SizeWarningReason =
   | 'large';
 
 /**
+ * The OS would not watch some folders (its limit on watches was reached): they are read by
+ * polling instead, the user's own folders often, the rest slowly. A state, shown for as long
+ * as it lasts, not a one-time error.
+ */
+export interface WatchLimit {
+  unwatchedFolders: number;
+  /** A few of them, shallowest first. */
+  examples: string[];
+  /** What happened, what Flint does instead and how to raise the limit, in words. */
+  message: string;
+}
+
+/**
  * A folder too large to open without asking. The scan goes on while the user reads it (its
  * progress is `project:indexing`); the tree and the watcher wait for "Open anyway", and
  * Cancel closes the project.

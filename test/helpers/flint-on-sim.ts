@@ -46,6 +46,8 @@ export interface FlintOnSimOptions {
   noProject?: boolean;
   /** More environment for the serve shell (e.g. DISPLAY, for a test's X desktop). */
   env?: Record<string, string>;
+  /** The serve shell's inotify watches (a user namespace of its own): the kernel refuses the rest. */
+  watchLimit?: number;
 }
 
 export async function flintOnSim(options: FlintOnSimOptions): Promise<FlintOnSim> {
@@ -57,7 +59,7 @@ export async function flintOnSim(options: FlintOnSimOptions): Promise<FlintOnSim
   }
   await mkdir(project, { recursive: true });
   const sim = await startSimulator({ apiKey: API_KEY, ...FAST_MODEL, ...(options.rules ? { script: SimScriptSchema.parse({ rules: options.rules }) } : {}), ...options.sim });
-  const serve = await startServeProcess(options.noProject ? [] : [project], { ...simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, API_KEY), ...options.env });
+  const serve = await startServeProcess(options.noProject ? [] : [project], { ...simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, API_KEY), ...options.env }, { watchLimit: options.watchLimit });
   const { browser, page, errors, requests } = await openFlintPage(serve.url);
   return {
     project,

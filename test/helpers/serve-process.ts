@@ -18,9 +18,10 @@ export interface ServeProcess {
 }
 
 /** Starts `node out/main/serve.js ...args` (e.g. a folder, `--port N`) and resolves once it printed its URL. */
-export async function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+export async function startServeProcess(args: string[], env: Record<string, string>, options: ServeProcessOptions = {}): Promise<ServeProcess> {
   if (!existsSync(SERVE_ENTRY)) throw new Error(`${SERVE_ENTRY} is missing: run \`electron-vite build\` first (npm test does).`);
-  const child = spawn(process.execPath, [SERVE_ENTRY, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = [process.execPath, SERVE_ENTRY, ...args];
+  const child = spawn(...withWatchLimit(command, options.watchLimit), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
@@ -62,4 +63,19 @@ export function simulatorServeEnv(configDirectory: string, baseUrl: string, apiK
     FLINT_API_KEY: apiKey,
     DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
   };
+}
+
+export interface ServeProcessOptions {
+  /** Run in a user namespace whose inotify limit is this many watches: the kernel refuses the rest (ENOSPC). */
+  watchLimit?: number;
+}
+
+/**
+ * The command as spawn takes it, inside a user namespace with `limit` inotify watches when
+ * given (`/proc/sys/user/max_inotify_watches` is the namespace's own). The shell execs the
+ * command: the child's pid is the command's, and a signal reaches it.
+ */
+export function withWatchLimit([file, ...args]: string[], limit: number | undefined): [string, string[]] {
+  if (limit === undefined) return [file!, args];
+  return ['unshare', ['--user', '--map-root-user', 'sh', '-c', `echo ${limit} > /proc/sys/user/max_inotify_watches && exec "$0" "$@"`, file!, ...args]];
 }

@@ -165,6 +165,7 @@ export class FlintCore implements Disposable {
         project: workspace.project?.info ?? null,
         tree: workspace.project?.entries ?? null,
         sizeWarning: workspace.project?.sizeWarning ?? null,
+        watchLimit: workspace.project?.watchLimit ?? null,
         currentFile: workspace.project?.currentFile.value ?? NO_CURRENT_FILE,
         recent: this.recentProjects,
         settings: this.uiSettings(),

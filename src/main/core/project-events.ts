@@ -12,5 +12,7 @@ export function forwardProjectEvents(project: OpenProject, ui: UiEvents): void {
   project.onDidLoadTree((entries) => ui.emit('project:tree', { projectId, entries }));
   project.onDidChangeTree((changes) => ui.emit('project:changed', { projectId, changes }));
   project.onDidWarn((message) => ui.emit('app:notice', { level: 'warning', message }));
+  // A state: the renderer says it once when it starts and shows it for as long as it lasts.
+  project.onDidChangeWatchLimit((limit) => ui.emit('project:watchLimit', { projectId, limit }));
   project.onDidChangeCurrentFile((current) => ui.emit('currentFile:changed', current));
 }

@@ -4,10 +4,12 @@
  * Opening scans first (so the tree shows as soon as possible), then starts the
  * watcher, then reconciles once the watcher is ready, which catches anything that
  * changed between the scan reading a folder and the watcher covering it. Watcher
- * events are applied one at a time, in order, and pushed out batched per frame.
+ * events are applied one at a time, in order, and pushed out batched per frame. Folders
+ * the OS refuses to watch (its limit on watches) are read by polling instead
+ * (unwatched-folders.ts), and their changes go the same way.
  */
 import { stat } from 'node:fs/promises';
-import { baseName, parentPath } from '../../shared/paths';
+import { baseName } from '../../shared/paths';
 import type { TreeChange, TreeEntry } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../lifecycle';
@@ -15,7 +17,9 @@ import type { Logger } from '../logger';
 import { errorCode } from '../fs/fs-errors';
 import { relativePathOf } from '../fs/project-files';
 import { IgnoreRules } from './ignore-rules';
+import { ProjectIndex } from './project-index';
 import { ProjectWatcher, type RawChange } from './project-watcher';
+import { UnwatchedFolders, type UnwatchedFoldersOptions, type UnwatchedSummary } from './unwatched-folders';
 import { describeEntry, listFolder, scanProject, type ScanFileSystem } from './tree-scanner';
 import { isEditorTemporaryFile } from './editor-temporary-files';
 import { SaveGate } from './save-gate';
@@ -30,6 +34,8 @@ export interface ProjectSessionOptions {
   livenessIntervalMs?: number;
   /** Changes are held this long and sent together: one UI update per frame. */
   batchIntervalMs?: number;
+  /** How folders the OS would not watch are polled (tests make it faster). */
+  unwatchedPolling?: Pick<UnwatchedFoldersOptions, 'fastIntervalMs' | 'slowTickMs' | 'slowRoundMinMs' | 'statBudget'>;
   /** Asks before a home folder, `/` or a huge folder goes live: the first tree and the watcher wait for its answer. */
   sizeGuard?: SizeGuard;
 }
@@ -54,12 +60,12 @@ type SessionState =
 export class ProjectSession implements Disposable {
   private state: SessionState = 'indexing';
   private rules = new IgnoreRules();
-  private readonly index = new Map<string, TreeEntry>();
-  /** File name → the indexed files of that name; built on first use after a change. */
-  private byName: Map<string, string[]> | null = null;
-  /** Folder path ('' for the root) → paths of its children in the index. */
-  private readonly children = new Map<string, Set<string>>();
+  private readonly index = new ProjectIndex();
   private watcher: ProjectWatcher | null = null;
+  /** The folders the current watcher could not watch, polled instead. */
+  private unwatched: UnwatchedFolders | null = null;
+  /** The folders the user works in: polled often when the OS would not watch them. */
+  private focusFolders: string[] = [];
   /** Settles once the current watcher covers every folder and its reconcile has run (see whenWatching). */
   private watching = Promise.withResolvers<void>();
   /** Serializes every index mutation: scans, watcher events, reconciles. */
@@ -76,7 +82,7 @@ export class ProjectSession implements Disposable {
   private readonly _onDidChangeTree = this.store.add(new Emitter<TreeChange[]>());
   private readonly _onDidSaveFile = this.store.add(new Emitter<FileSave>());
   private readonly _onDidLoseRoot = this.store.add(new Emitter<string>());
-  private readonly _onDidWarn = this.store.add(new Emitter<string>());
+  private readonly _onDidChangeUnwatched = this.store.add(new Emitter<UnwatchedSummary | null>());
 
   /** Entries found so far during a scan. */
   readonly onDidIndexProgress: Event<number> = this._onDidIndexProgress.event;
@@ -88,8 +94,8 @@ export class ProjectSession implements Disposable {
   readonly onDidSaveFile: Event<FileSave> = this._onDidSaveFile.event;
   /** The root folder was deleted or moved; the message says so for the user. */
   readonly onDidLoseRoot: Event<string> = this._onDidLoseRoot.event;
-  /** Something degraded (e.g. the watch limit was hit) that the user should know. */
-  readonly onDidWarn: Event<string> = this._onDidWarn.event;
+  /** The OS refused to watch some folders (they are polled), or every folder is watched again (null). */
+  readonly onDidChangeUnwatched: Event<UnwatchedSummary | null> = this._onDidChangeUnwatched.event;
 
   constructor(private readonly options: ProjectSessionOptions) {
     this.saves = new SaveGate(options.root, (error) => options.logger.error('a save could not be reported', error));
@@ -101,7 +107,7 @@ export class ProjectSession implements Disposable {
 
   /** The full tree, or null while the first scan runs. */
   get entries(): TreeEntry[] | null {
-    return this.state === 'indexing' ? null : [...this.index.values()];
+    return this.state === 'indexing' ? null : this.index.values();
   }
 
   /** Whether `path` (relative to the root) is a file of the index, or a link (which may lead to one). */
@@ -112,16 +118,7 @@ export class ProjectSession implements Disposable {
 
   /** The indexed files called `name` (a name, no folder), wherever they are. */
   filesNamed(name: string): readonly string[] {
-    if (this.byName === null) {
-      this.byName = new Map();
-      for (const entry of this.index.values()) {
-        if (entry.kind === 'directory') continue;
-        const named = this.byName.get(baseName(entry.path));
-        if (named) named.push(entry.path);
-        else this.byName.set(baseName(entry.path), [entry.path]);
-      }
-    }
-    return this.byName.get(name) ?? [];
+    return this.index.filesNamed(name);
   }
 
   /** Scans the project and starts watching. Resolves when the first tree is loaded. */
@@ -149,6 +146,17 @@ export class ProjectSession implements Disposable {
     return this.watching.promise;
   }
 
+  /** What the OS refused to watch now (polled instead), or null. */
+  get unwatchedFolders(): UnwatchedSummary | null {
+    return this.unwatched?.summary() ?? null;
+  }
+
+  /** The folders the user works in (the current file's): read often while the OS will not watch them. */
+  setFocusFolders(folders: string[]): void {
+    this.focusFolders = folders;
+    this.unwatched?.setFocus(folders);
+  }
+
   /** Lists a folder the index left unlisted (hidden folders are listed on demand). */
   async listDirectory(path: string): Promise<TreeEntry[]> {
     const folder = relativePathOf(path, 'user');
@@ -173,6 +181,8 @@ export class ProjectSession implements Disposable {
     this.watching.resolve();
     this.watcher?.dispose();
     this.watcher = null;
+    this.unwatched?.dispose();
+    this.unwatched = null;
     this.store.dispose();
   }
 
@@ -202,23 +212,23 @@ export class ProjectSession implements Disposable {
     await sizeGuard?.scanned(entries.length);
     if (this.isClosed) return;
     this.rules = rules;
-    this.index.clear();
-    this.children.clear();
-    this.byName = null;
-    for (const entry of entries) this.insert(entry);
+    this.index.reset(entries);
     this.state = 'live';
     this.pendingChanges = [];
     this._onDidLoadTree.fire(entries);
-    this.restartWatcher();
+    await this.restartWatcher();
   }
 
-  private restartWatcher(): void {
-    void this.watcher?.close();
+  private async restartWatcher(): Promise<void> {
+    // Its watches are freed first: near the OS's limit, the new watcher would be refused the folders the old one still holds.
+    await this.watcher?.close();
+    if (this.isClosed) return;
     const watcher = new ProjectWatcher({
       root: this.root,
       isInsideIgnoredDirectory: (path) => this.rules.isInsideIgnoredDirectory(path),
     });
     this.watcher = watcher;
+    this.pollRefusedFolders(watcher);
     // A reload restarts the watcher: whoever asked before waits for this one too.
     const previous = this.watching;
     const watching = Promise.withResolvers<void>();
@@ -230,13 +240,27 @@ export class ProjectSession implements Disposable {
     watcher.onDidFail((error) => this.handleWatcherError(error));
   }
 
+  /** Folders the OS refuses to this watcher are polled; a new watcher starts with none (the old one's watches are freed as it closes). */
+  private pollRefusedFolders(watcher: ProjectWatcher): void {
+    const hadUnwatched = (this.unwatched?.size ?? 0) > 0;
+    this.unwatched?.dispose();
+    const unwatched = new UnwatchedFolders({ ...this.options.unwatchedPolling, root: this.root, isIgnoredDirectory: (folder) => this.rules.isIgnoredDirectory(folder) });
+    this.unwatched = unwatched;
+    unwatched.setFocus(this.focusFolders);
+    watcher.onDidRefuse(({ folder, code }) => unwatched.refuse(folder, code));
+    unwatched.onDidChange((change) => void this.enqueue(() => this.apply(change)));
+    unwatched.onDidChangeSummary((summary) => this._onDidChangeUnwatched.fire(summary));
+    // The last watcher's state stands until this one knows better (a reload does not flash the limit off and on).
+    if (hadUnwatched) watcher.onDidBecomeReady(() => unwatched.size === 0 && this.unwatched === unwatched && this._onDidChangeUnwatched.fire(null));
+  }
+
   /** Rescans and reports the difference as changes (used once the watcher is ready). */
   private async reconcile(): Promise<void> {
     const { entries, rules } = await scanProject({ root: this.root, fileSystem: this.options.fileSystem });
     if (this.isClosed) return;
     this.rules = rules;
     const fresh = new Map(entries.map((entry) => [entry.path, entry]));
-    for (const path of [...this.index.keys()]) {
+    for (const path of this.index.paths()) {
       if (!fresh.has(path) && this.index.has(path)) this.remove(path);
     }
     for (const entry of entries) {
@@ -270,6 +294,7 @@ export class ProjectSession implements Disposable {
       }
       case 'unlink':
       case 'unlinkDir':
+        this.unwatched?.forget(path);
         if (this.index.has(path)) this.remove(path);
         if (baseName(path) === '.gitignore') this.scheduleReload();
         return;
@@ -298,44 +323,13 @@ export class ProjectSession implements Disposable {
   }
 
   private add(entry: TreeEntry): void {
-    this.insert(entry);
+    this.index.set(entry);
     this.queueChange({ type: 'added', entry });
-  }
-
-  private insert(entry: TreeEntry): void {
-    this.unname(this.index.get(entry.path));
-    this.index.set(entry.path, entry);
-    // Kept up to date rather than rebuilt: the parser asks about prose lines while files churn.
-    if (this.byName !== null && entry.kind !== 'directory') {
-      const named = this.byName.get(baseName(entry.path));
-      if (named) named.push(entry.path);
-      else this.byName.set(baseName(entry.path), [entry.path]);
-    }
-    const parent = parentPath(entry.path);
-    let siblings = this.children.get(parent);
-    if (!siblings) this.children.set(parent, (siblings = new Set()));
-    siblings.add(entry.path);
-  }
-
-  /** Takes an entry out of the by-name map (if it is built). */
-  private unname(entry: TreeEntry | undefined): void {
-    if (!entry || this.byName === null || entry.kind === 'directory') return;
-    const name = baseName(entry.path);
-    const named = this.byName.get(name)?.filter((path) => path !== entry.path) ?? [];
-    if (named.length > 0) this.byName.set(name, named);
-    else this.byName.delete(name);
   }
 
   /** Removes an entry and everything below it; reports the top one only. */
   private remove(path: string): void {
-    const drop = (target: string): void => {
-      this.unname(this.index.get(target));
-      this.index.delete(target);
-      for (const child of this.children.get(target) ?? []) drop(child);
-      this.children.delete(target);
-    };
-    drop(path);
-    this.children.get(parentPath(path))?.delete(path);
+    this.index.delete(path);
     this.queueChange({ type: 'removed', path });
   }
 
@@ -352,15 +346,8 @@ export class ProjectSession implements Disposable {
 
   private handleWatcherError(error: Error): void {
     if (this.isClosed) return;
-    const code = errorCode(error);
-    if (code === 'ENOSPC' || code === 'EMFILE') {
-      this._onDidWarn.fire(
-        'Live updates are incomplete: the system limit on watched folders was reached. ' +
-          'Raise fs.inotify.max_user_watches (Linux) or open a smaller folder.',
-      );
-    } else {
-      this.options.logger.warn('watcher error', error);
-    }
+    // A refused watch is not an error here: the folder is polled (pollRefusedFolders).
+    this.options.logger.warn('watcher error', error);
     void this.checkRoot();
   }
 

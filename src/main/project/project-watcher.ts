@@ -14,6 +14,15 @@ export interface RawChange {
   path: string;
 }
 
+/** A folder the OS would not watch: `ENOSPC` (Linux's inotify watch limit) or `EMFILE` (open files). */
+export interface RefusedWatch {
+  /** Project-relative POSIX path of the folder ('' for the root). */
+  folder: string;
+  code: WatchLimitCode;
+}
+
+export type WatchLimitCode = 'ENOSPC' | 'EMFILE';
+
 export interface ProjectWatcherOptions {
   /** Real path of the root. */
   root: string;
@@ -26,13 +35,16 @@ export class ProjectWatcher implements Disposable {
   private readonly _onDidChange = new Emitter<RawChange>();
   private readonly _onDidBecomeReady = new Emitter<void>();
   private readonly _onDidFail = new Emitter<Error>();
+  private readonly _onDidRefuse = new Emitter<RefusedWatch>();
 
   /** A file or folder changed. */
   readonly onDidChange: Event<RawChange> = this._onDidChange.event;
   /** Every folder is watched; changes from now on are reported. */
   readonly onDidBecomeReady: Event<void> = this._onDidBecomeReady.event;
-  /** The watcher hit an error (e.g. the OS's limit on watches). */
+  /** The watcher hit an error other than a refused watch. */
   readonly onDidFail: Event<Error> = this._onDidFail.event;
+  /** The OS refused to watch a folder (its limit on watches): nothing of it is reported until something reads it. */
+  readonly onDidRefuse: Event<RefusedWatch> = this._onDidRefuse.event;
 
   constructor(private readonly options: ProjectWatcherOptions) {
     const { root } = options;
@@ -52,9 +64,14 @@ export class ProjectWatcher implements Disposable {
       });
     }
     this.watcher.on('ready', () => this._onDidBecomeReady.fire());
-    this.watcher.on('error', (error: unknown) =>
-      this._onDidFail.fire(error instanceof Error ? error : new Error(String(error))),
-    );
+    this.watcher.on('error', (error: unknown) => this.failed(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  /** chokidar reports each folder the OS would not watch as an error naming it (Node's fs.watch puts the folder in `path`). */
+  private failed(error: Error & { code?: unknown; path?: unknown }): void {
+    const folder = typeof error.path === 'string' ? this.toRelative(error.path) : null;
+    if ((error.code === 'ENOSPC' || error.code === 'EMFILE') && folder !== null) this._onDidRefuse.fire({ folder, code: error.code });
+    else this._onDidFail.fire(error);
   }
 
   /** Project-relative POSIX path, '' for the root, null for anything outside it. */
@@ -73,6 +90,7 @@ export class ProjectWatcher implements Disposable {
     this._onDidChange.dispose();
     this._onDidBecomeReady.dispose();
     this._onDidFail.dispose();
+    this._onDidRefuse.dispose();
     return this.watcher.close();
   }
 }

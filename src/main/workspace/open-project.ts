@@ -8,7 +8,8 @@
  * above it is the conversation (src/main/ask): its answers hold their project and go
  * when the workspace says it will close.
  */
-import type { CurrentFile, ProjectInfo, SizeWarning, TreeChange, TreeEntry } from '../../shared/project-types';
+import { parentPath } from '../../shared/paths';
+import type { CurrentFile, ProjectInfo, SizeWarning, TreeChange, TreeEntry, WatchLimit } from '../../shared/project-types';
 import { projectOutline } from '../context/project-outline';
 import { SaveHistory } from '../context/save-history';
 import { EditService } from '../edits/edit-service';
@@ -19,6 +20,7 @@ import type { Logger } from '../logger';
 import { CurrentFileTracker } from '../project/current-file';
 import { ProjectSession, type FileSave } from '../project/project-session';
 import { LARGE_FOLDER_ENTRIES, SizeGuard, type SizeGuardOptions } from '../project/size-guard';
+import { describeWatchLimit } from '../project/watch-limit-message';
 import type { ScanFileSystem } from '../project/tree-scanner';
 import { OwnWrites } from './own-writes';
 
@@ -40,6 +42,7 @@ export class OpenProject implements Disposable {
   private readonly _onDidLoadTree = this.store.add(new Emitter<TreeEntry[]>());
   private readonly _onDidChangeTree = this.store.add(new Emitter<TreeChange[]>());
   private readonly _onDidWarn = this.store.add(new Emitter<string>());
+  private readonly _onDidChangeWatchLimit = this.store.add(new Emitter<WatchLimit | null>());
   private cachedOutline: string | null = null;
   private primed = false;
   /** Settles when the first index's recently modified files have been read (see whenPrimed). */
@@ -49,8 +52,10 @@ export class OpenProject implements Disposable {
   readonly onDidLoadTree: Event<TreeEntry[]> = this._onDidLoadTree.event;
   /** Live changes made by other programs. */
   readonly onDidChangeTree: Event<TreeChange[]> = this._onDidChangeTree.event;
-  /** Something the user must hear about (a watcher limit, a save that raced a write). */
+  /** Something the user must hear about (a save that raced a write, a recovered file). */
   readonly onDidWarn: Event<string> = this._onDidWarn.event;
+  /** The OS refused to watch some folders (polled instead), or every folder is watched again (null). */
+  readonly onDidChangeWatchLimit: Event<WatchLimit | null> = this._onDidChangeWatchLimit.event;
   /** Entries found so far by the first index. */
   readonly onDidIndexProgress: Event<number>;
   /** The folder was deleted or moved away: the project must close. */
@@ -84,7 +89,9 @@ export class OpenProject implements Disposable {
     this.store.add(session.onDidLoadTree((entries) => this.treeLoaded(entries)));
     this.store.add(session.onDidChangeTree((changes) => this.treeChanged(changes)));
     this.store.add(session.onDidSaveFile((save) => this.fileSaved(save)));
-    this.store.add(session.onDidWarn((message) => this._onDidWarn.fire(message)));
+    this.store.add(session.onDidChangeUnwatched((summary) => this._onDidChangeWatchLimit.fire(describeWatchLimit(summary))));
+    // The folders the user works in are read often where the OS would not watch them.
+    this.store.add(this.currentFile.onDidChange((current) => session.setFocusFolders(focusFoldersOf(current))));
     this.store.add(edits.onDidWarn((message) => this._onDidWarn.fire(message)));
   }
 
@@ -122,6 +129,11 @@ export class OpenProject implements Disposable {
   /** The size warning waiting for an answer (a home folder, `/`, a huge folder), or null. */
   get sizeWarning(): SizeWarning | null {
     return this.sizeGuard.current;
+  }
+
+  /** The folders the OS would not watch now, in words; null when every folder is watched. */
+  get watchLimit(): WatchLimit | null {
+    return describeWatchLimit(this.session.unwatchedFolders);
   }
 
   /** "Open anyway": the tree shows and the watcher starts despite the size warning. */
@@ -245,4 +257,9 @@ export class OpenProject implements Disposable {
     void this.history.noteSaved(path);
     this.currentFile.noteSaved(path, savedAt);
   }
+}
+
+/** The folders of the current file and of the other candidate. */
+function focusFoldersOf(current: CurrentFile): string[] {
+  return [current.path, current.other?.path].flatMap((path) => (path == null ? [] : [parentPath(path)]));
 }

@@ -22,7 +22,7 @@ import { useProjectActions } from './shell/use-project-actions';
 import { useSettingsDialog } from './shell/use-settings-dialog';
 
 export function App() {
-  const { state, tree, dispatch, reportError, reportInfo, dismissNotice, openFolder, updateSettings } = useAppState();
+  const { state, tree, dispatch, reportError, reportInfo, dismissNotice, showWatchLimit, openFolder, updateSettings } = useAppState();
   const settings = useSettingsDialog();
   const answer = useAnswer(reportError);
   const bar = useAskBar(state.settings.shortcut, state.currentFile.at, state.project?.id ?? null);
@@ -69,7 +69,7 @@ export function App() {
         />
       )}
       <Notices notices={state.notices} onDismiss={dismissNotice} />
-      <StatusBar indexing={state.indexing} isScanHeld={state.sizeWarning?.scanDone ?? false} entryCount={state.project ? tree.size : null} currentFile={state.currentFile} connection={state.connection} latency={state.latency} onOpenSettings={settings.open} />
+      <StatusBar indexing={state.indexing} isScanHeld={state.sizeWarning?.scanDone ?? false} entryCount={state.project ? tree.size : null} currentFile={state.currentFile} connection={state.connection} latency={state.latency} watchLimit={state.watchLimit} onOpenSettings={settings.open} onShowWatchLimit={showWatchLimit} />
       {bar.isOpen && (
         <AskBar
           bar={bar}

@@ -93,7 +93,7 @@ describe('the file on view belongs to its project', () => {
     const b = { id: 2, root: '/work/b', name: 'b' };
     const viewingA = { ...initialViewState, project: a, openFile: 'src/index.ts' };
     // What getAppState answers after the serve connection came back: B was opened meanwhile (another tab).
-    const state = { project: b, tree: [], currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null } as unknown as AppState;
+    const state = { project: b, tree: [], currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null, watchLimit: null } as unknown as AppState;
     const after = viewReducer(viewingA, { type: 'state', state });
     expect(after.project?.id).toBe(2);
     expect(after.openFile).toBeNull();
@@ -114,9 +114,50 @@ describe('the size warning', () => {
 
   it('takes the warning and its count from the state a reload loads, while the held scan sends no more progress', () => {
     const held = { ...warning, entriesFound: 134_416, scanDone: true };
-    const state = { project: home, tree: null, sizeWarning: held, currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null } as unknown as AppState;
+    const state = { project: home, tree: null, sizeWarning: held, currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null, watchLimit: null } as unknown as AppState;
     const loaded = viewReducer(initialViewState, { type: 'state', state });
     expect(loaded.sizeWarning).toEqual(held);
     expect(loaded.indexing).toBe(134_416);
+  });
+});
+
+describe('the watch limit', () => {
+  const project = { id: 4, root: '/src/monorepo', name: 'monorepo' };
+  const limit = (count: number) => ({ unwatchedFolders: count, examples: ['packages'], message: `${count} folders are not watched.` });
+  const watchLimit = (count: number | null, projectId = 4): ViewAction => ({ type: 'watchLimit', projectId, limit: count === null ? null : limit(count) });
+  const limitNotices = (state: ViewState) => state.notices.filter((shown) => shown.topic === 'watch-limit').map((shown) => shown.message);
+
+  it('says so once when it starts, keeps that notice up to date, and takes it away when every folder is watched again', () => {
+    const limited = reduce(initialViewState, { type: 'opened', project }, watchLimit(80), watchLimit(81));
+    expect(limited.watchLimit).toEqual(limit(81));
+    expect(limitNotices(limited)).toEqual(['81 folders are not watched.']);
+    const watched = reduce(limited, watchLimit(null));
+    expect(watched.watchLimit).toBeNull();
+    expect(limitNotices(watched)).toEqual([]);
+  });
+
+  it('stays quiet once its notice is dismissed (the status bar still shows it), and shows it again when asked', () => {
+    const limited = reduce(initialViewState, { type: 'opened', project }, watchLimit(80));
+    const dismissed = reduce(limited, { type: 'dismissNotice', id: limited.notices[0]!.id }, watchLimit(90));
+    expect(limitNotices(dismissed)).toEqual([]);
+    expect(dismissed.watchLimit).toEqual(limit(90));
+    expect(limitNotices(reduce(dismissed, { type: 'showWatchLimit' }))).toEqual(['90 folders are not watched.']);
+  });
+
+  it('says it when a page loads into it, and not again at the next load once dismissed', () => {
+    const state = { ...initialViewState, project, tree: null, sizeWarning: null, watchLimit: limit(80), lastLatency: null } as unknown as AppState;
+    const loaded = viewReducer(initialViewState, { type: 'state', state });
+    expect(loaded.watchLimit).toEqual(limit(80));
+    expect(limitNotices(loaded)).toEqual(['80 folders are not watched.']);
+    const dismissed = reduce(loaded, { type: 'dismissNotice', id: loaded.notices[0]!.id }, { type: 'state', state });
+    expect(limitNotices(dismissed)).toEqual([]);
+  });
+
+  it('ignores another project’s, and goes with the project', () => {
+    const opened = reduce(initialViewState, { type: 'opened', project });
+    expect(reduce(opened, watchLimit(80, 3))).toBe(opened);
+    const closed = reduce(opened, watchLimit(80), { type: 'closed', projectId: 4 });
+    expect(closed.watchLimit).toBeNull();
+    expect(limitNotices(closed)).toEqual([]);
   });
 });

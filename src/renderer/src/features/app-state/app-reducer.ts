@@ -5,7 +5,7 @@ import { DEFAULT_HOTKEY } from '../../../../shared/accelerator';
 import type { HotkeyStatus } from '../../../../shared/ask-types';
 import type { AppInfo, AppState, ConnectionStatus, UiSettings } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
-import type { CurrentFile, ProjectInfo, SizeWarning } from '../../../../shared/project-types';
+import type { CurrentFile, ProjectInfo, SizeWarning, WatchLimit } from '../../../../shared/project-types';
 import { sameServeConnection, type ServeConnection } from '../../lib/serve-connection';
 
 export interface Notice {
@@ -27,7 +27,9 @@ export interface Notice {
 /** The conditions with a notice of their own. */
 export type NoticeTopic =
   /** The serve shell page's connection to Flint is down or over. */
-  'serve-connection';
+  | 'serve-connection'
+  /** The OS would not watch some of the project's folders. */
+  | 'watch-limit';
 
 export interface ViewState {
   info: AppInfo | null;
@@ -36,6 +38,8 @@ export interface ViewState {
   indexing: number | null;
   /** The open folder is a home folder, `/` or huge: Flint asks before it shows and watches it. */
   sizeWarning: SizeWarning | null;
+  /** The OS would not watch some of the project's folders (they are polled), or null. */
+  watchLimit: WatchLimit | null;
   /** Bumped whenever the TreeModel changes. */
   treeVersion: number;
   currentFile: CurrentFile;
@@ -59,6 +63,9 @@ export type ViewAction =
   | { type: 'opened'; project: ProjectInfo }
   | { type: 'indexing'; projectId: number; entriesFound: number }
   | { type: 'sizeWarning'; projectId: number; warning: SizeWarning | null }
+  | { type: 'watchLimit'; projectId: number; limit: WatchLimit | null }
+  /** The status bar's watch-limit item was pressed: its notice shows again. */
+  | { type: 'showWatchLimit' }
   | { type: 'treeChanged'; projectId: number; complete: boolean }
   | { type: 'closed'; projectId: number }
   | { type: 'currentFile'; currentFile: CurrentFile }
@@ -82,6 +89,7 @@ export const initialViewState: ViewState = {
   project: null,
   indexing: null,
   sizeWarning: null,
+  watchLimit: null,
   treeVersion: 0,
   currentFile: { path: null, source: null, at: 0 },
   recent: [],
@@ -111,6 +119,9 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         openFile: action.state.project?.id === state.project?.id ? state.openFile : null,
         indexing: action.state.project && !action.state.tree ? (state.indexing ?? action.state.sizeWarning?.entriesFound ?? 0) : null,
         sizeWarning: action.state.sizeWarning,
+        watchLimit: action.state.watchLimit,
+        // A page that loads into the limit has not said it yet (after a reload, it says it again: the condition is still on).
+        notices: withWatchLimitNotice(state.notices, action.state.watchLimit, state.watchLimit === null),
         currentFile: action.state.currentFile,
         recent: action.state.recent,
         settings: action.state.settings,
@@ -120,16 +131,22 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         hotkey: action.state.hotkey,
       };
     case 'opened':
-      return { ...state, project: action.project, indexing: 0, sizeWarning: null, openFile: null, treeVersion: state.treeVersion + 1 };
+      return { ...state, project: action.project, indexing: 0, sizeWarning: null, watchLimit: null, notices: withWatchLimitNotice(state.notices, null, false), openFile: null, treeVersion: state.treeVersion + 1 };
     case 'indexing':
       return isCurrent(action.projectId) && state.indexing !== null ? { ...state, indexing: action.entriesFound } : state;
     case 'sizeWarning':
       return isCurrent(action.projectId) ? { ...state, sizeWarning: action.warning } : state;
+    case 'watchLimit':
+      if (!isCurrent(action.projectId)) return state;
+      return { ...state, watchLimit: action.limit, notices: withWatchLimitNotice(state.notices, action.limit, state.watchLimit === null) };
+    case 'showWatchLimit':
+      return { ...state, notices: withWatchLimitNotice(state.notices, state.watchLimit, true) };
     case 'treeChanged':
       if (!isCurrent(action.projectId)) return state;
       return { ...state, treeVersion: state.treeVersion + 1, indexing: action.complete ? null : state.indexing };
     case 'closed':
-      return isCurrent(action.projectId) ? { ...state, project: null, indexing: null, sizeWarning: null, openFile: null } : state;
+      if (!isCurrent(action.projectId)) return state;
+      return { ...state, project: null, indexing: null, sizeWarning: null, watchLimit: null, notices: withWatchLimitNotice(state.notices, null, false), openFile: null };
     case 'currentFile':
       return { ...state, currentFile: action.currentFile };
     case 'recent':
@@ -171,6 +188,18 @@ function withNotice(notices: Notice[], { level, message, subject }: Extract<View
   // The same words twice say nothing new (a request failing for the reason a notice already gives).
   if (notices.some((shown) => shown.message === message)) return notices;
   return trimNotices([...notices, notice]);
+}
+
+/**
+ * The watch limit's notice: said when the limit is first hit (`isNew`) or asked for again,
+ * kept up to date while it is shown, gone once every folder is watched again. Dismissed,
+ * it stays away: the status bar keeps showing the state.
+ */
+function withWatchLimitNotice(notices: Notice[], limit: WatchLimit | null, isNew: boolean): Notice[] {
+  const existing = notices.find((notice) => notice.topic === 'watch-limit');
+  if (limit === null) return existing ? notices.filter((notice) => notice !== existing) : notices;
+  if (existing) return notices.map((notice) => (notice === existing ? { ...existing, message: limit.message } : notice));
+  return isNew ? trimNotices([...notices, { id: nextNoticeId++, level: 'warning', message: limit.message, topic: 'watch-limit' }]) : notices;
 }
 
 /** Drops the oldest notices past `NOTICE_LIMIT`, but never a topic's: it goes when its condition does. */

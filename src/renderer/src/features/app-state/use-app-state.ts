@@ -19,6 +19,8 @@ export interface AppStateHandle {
   /** Shows an outcome worth a word (an undo done) as a notice that goes by itself; `subject`: what it is about (see Notice). */
   reportInfo: (message: string, subject?: string) => void;
   dismissNotice: (id: number) => void;
+  /** Shows the watch limit's notice again (the status bar's item). */
+  showWatchLimit: () => void;
   openFolder: (path: string) => Promise<boolean>;
   updateSettings: (patch: Partial<UiSettings>) => void;
 }
@@ -32,6 +34,7 @@ export function useAppState(): AppStateHandle {
   const reportError = useCallback((message: string) => dispatch({ type: 'notice', level: 'error', message }), []);
   const reportInfo = useCallback((message: string, subject?: string) => dispatch({ type: 'notice', level: 'info', message, ...(subject !== undefined ? { subject } : {}) }), []);
   const dismissNotice = useCallback((id: number) => dispatch({ type: 'dismissNotice', id }), []);
+  const showWatchLimit = useCallback(() => dispatch({ type: 'showWatchLimit' }), []);
 
   useMainEvents(tree, dispatch, reportError);
   const serveConnection = useServeConnection();
@@ -64,7 +67,7 @@ export function useAppState(): AppStateHandle {
     [reportError],
   );
 
-  return { state, tree, dispatch, reportError, reportInfo, dismissNotice, openFolder, updateSettings };
+  return { state, tree, dispatch, reportError, reportInfo, dismissNotice, showWatchLimit, openFolder, updateSettings };
 }
 
 /** Loads main's state (again after the serve shell reconnects) and follows every event main pushes. */
@@ -92,6 +95,7 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
       }),
       flint.on('project:indexing', ({ projectId, entriesFound }) => dispatch({ type: 'indexing', projectId, entriesFound })),
       flint.on('project:sizeWarning', ({ projectId, warning }) => dispatch({ type: 'sizeWarning', projectId, warning })),
+      flint.on('project:watchLimit', ({ projectId, limit }) => dispatch({ type: 'watchLimit', projectId, limit })),
       flint.on('project:tree', ({ projectId, entries }) => {
         if (projectId === shown) tree.load(entries);
         dispatch({ type: 'treeChanged', projectId, complete: true });

@@ -7,7 +7,7 @@
 import { memo, useRef } from 'react';
 import type { ConnectionStatus } from '../../../../shared/contract';
 import type { LatencyFigures } from '../../../../shared/inference-types';
-import type { CurrentFile } from '../../../../shared/project-types';
+import type { CurrentFile, WatchLimit } from '../../../../shared/project-types';
 import type { ServeConnection } from '../../lib/serve-connection';
 import { useServeConnection } from '../../lib/serve-connection-store';
 import { useFitSteps } from './use-fit-steps';
@@ -23,7 +23,11 @@ export interface StatusBarProps {
   currentFile: CurrentFile;
   connection: ConnectionStatus | null;
   latency: LatencyFigures | null;
+  /** Folders the OS would not watch (polled instead), or null. */
+  watchLimit: WatchLimit | null;
   onOpenSettings: () => void;
+  /** Shows the watch limit's notice again (what happened and how to raise the limit). */
+  onShowWatchLimit: () => void;
 }
 
 const SOURCE_LABELS = { focused: 'Focused:', saved: 'Saved:', selected: 'Current:' } as const;
@@ -33,10 +37,10 @@ const SOURCE_LABELS = { focused: 'Focused:', saved: 'Saved:', selected: 'Current
  * how): the least important first. Then the current file's path shrinks (cut at its
  * start); the connection's word goes last, for a long Flint-offline notice beside it.
  */
-const FIT_STEPS = ['latency-detail', 'entries', 'model', 'latency', 'source', 'path', 'connection-label'] as const;
+const FIT_STEPS = ['latency-detail', 'entries', 'model', 'latency', 'source', 'path', 'watch-label', 'connection-label'] as const;
 
 /** Memoized: the app renders at every batch of a streaming answer, and nothing here changes with it. */
-export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCount, currentFile, connection, latency, onOpenSettings }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCount, currentFile, connection, latency, watchLimit, onOpenSettings, onShowWatchLimit }: StatusBarProps) {
   const serve = useServeConnection();
   const isFlintReachable = serve === null || serve.state === 'connected' || serve.state === 'connecting';
   const barRef = useRef<HTMLElement>(null);
@@ -55,6 +59,11 @@ export const StatusBar = memo(function StatusBar({ indexing, isScanHeld, entryCo
         <span className="status-count status-entries">No folder open</span>
       ) : (
         <span className="status-count status-entries">{entryCount.toLocaleString()} entries</span>
+      )}
+      {watchLimit && (
+        <button type="button" className="status-watch-limit" aria-label={`${unwatchedLabel(watchLimit)}: show why`} title={watchLimit.message} onClick={onShowWatchLimit}>
+          <span className="dot" aria-hidden="true" /> <span className="status-watch-label">{unwatchedLabel(watchLimit)}</span>
+        </button>
       )}
       {serve && !isFlintReachable && (
         <span className={`status-serve is-${serve.state}`} role="status" aria-label="Flint connection" title={serve.message}>
@@ -150,4 +159,9 @@ function describeLatency(figures: LatencyFigures): string {
     `Output: ${figures.outputTokens} tokens${figures.tokensPerSecond === null ? '' : ` at ${figures.tokensPerSecond} tok/s`}`,
     `Total: ${figures.totalMs.toFixed(1)} ms`,
   ].join('\n');
+}
+
+/** The watch limit in a few words: how many folders are read by polling. */
+function unwatchedLabel(limit: WatchLimit): string {
+  return `${limit.unwatchedFolders.toLocaleString()} ${limit.unwatchedFolders === 1 ? 'folder' : 'folders'} not watched`;
 }

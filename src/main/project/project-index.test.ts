@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { TreeEntry } from '../../shared/project-types';
+import { ProjectIndex } from './project-index';
+
+const file = (path: string): TreeEntry => ({ path, kind: 'file' });
+const folder = (path: string): TreeEntry => ({ path, kind: 'directory' });
+
+describe('ProjectIndex', () => {
+  it('finds files by name wherever they are, folders never, and keeps that up to date after it was first asked', () => {
+    const index = new ProjectIndex();
+    index.reset([folder('src'), file('src/app.ts'), folder('src/app.ts.d'), file('lib/app.ts')]);
+    expect(index.filesNamed('app.ts')).toEqual(['src/app.ts', 'lib/app.ts']);
+    expect(index.filesNamed('app.ts.d')).toEqual([]);
+    index.set(file('test/app.ts'));
+    index.delete('lib/app.ts');
+    expect(index.filesNamed('app.ts')).toEqual(['src/app.ts', 'test/app.ts']);
+    // Replaced by a folder of the same path: no longer a file of that name.
+    index.set(folder('test/app.ts'));
+    expect(index.filesNamed('app.ts')).toEqual(['src/app.ts']);
+  });
+
+  it('removes a folder with everything below it, and only that', () => {
+    const index = new ProjectIndex();
+    index.reset([folder('src'), folder('src/util'), file('src/util/strings.ts'), file('src/app.ts'), file('srcs.ts')]);
+    index.delete('src/util');
+    expect(index.paths().sort()).toEqual(['src', 'src/app.ts', 'srcs.ts']);
+    expect(index.filesNamed('strings.ts')).toEqual([]);
+    index.delete('src');
+    expect(index.paths()).toEqual(['srcs.ts']);
+    // A new folder of the old name starts empty.
+    index.set(folder('src'));
+    index.delete('src');
+    expect(index.values()).toEqual([file('srcs.ts')]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * A project's entries by path, with each folder's children and (built on first use) the
+ * files of each name: what the tree, bare-name resolution and the current-file lookup read.
+ */
+import { baseName, parentPath } from '../../shared/paths';
+import type { TreeEntry } from '../../shared/project-types';
+
+export class ProjectIndex {
+  private readonly entries = new Map<string, TreeEntry>();
+  /** Folder path ('' for the root) → paths of its children. */
+  private readonly children = new Map<string, Set<string>>();
+  /** File name → the indexed files of that name; built on first use after a reset. */
+  private byName: Map<string, string[]> | null = null;
+
+  get(path: string): TreeEntry | undefined {
+    return this.entries.get(path);
+  }
+
+  has(path: string): boolean {
+    return this.entries.has(path);
+  }
+
+  paths(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  values(): TreeEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** The indexed files (and links) called `name`, wherever they are. */
+  filesNamed(name: string): readonly string[] {
+    if (this.byName === null) {
+      this.byName = new Map();
+      for (const entry of this.entries.values()) this.name(entry);
+    }
+    return this.byName.get(name) ?? [];
+  }
+
+  /** Replaces everything with `entries`. */
+  reset(entries: TreeEntry[]): void {
+    this.entries.clear();
+    this.children.clear();
+    this.byName = null;
+    for (const entry of entries) this.set(entry);
+  }
+
+  /** Adds or replaces one entry. */
+  set(entry: TreeEntry): void {
+    this.unname(this.entries.get(entry.path));
+    this.entries.set(entry.path, entry);
+    // Kept up to date rather than rebuilt: the parser asks about prose lines while files churn.
+    if (this.byName !== null) this.name(entry);
+    const parent = parentPath(entry.path);
+    let siblings = this.children.get(parent);
+    if (!siblings) this.children.set(parent, (siblings = new Set()));
+    siblings.add(entry.path);
+  }
+
+  /** Removes an entry and everything below it. */
+  delete(path: string): void {
+    const drop = (target: string): void => {
+      this.unname(this.entries.get(target));
+      this.entries.delete(target);
+      for (const child of this.children.get(target) ?? []) drop(child);
+      this.children.delete(target);
+    };
+    drop(path);
+    this.children.get(parentPath(path))?.delete(path);
+  }
+
+  private name(entry: TreeEntry): void {
+    if (this.byName === null || entry.kind === 'directory') return;
+    const named = this.byName.get(baseName(entry.path));
+    if (named) named.push(entry.path);
+    else this.byName.set(baseName(entry.path), [entry.path]);
+  }
+
+  /** Takes an entry out of the by-name map (if it is built). */
+  private unname(entry: TreeEntry | undefined): void {
+    if (!entry || this.byName === null || entry.kind === 'directory') return;
+    const name = baseName(entry.path);
+    const named = this.byName.get(name)?.filter((path) => path !== entry.path) ?? [];
+    if (named.length > 0) this.byName.set(name, named);
+    else this.byName.delete(name);
+  }
+}
