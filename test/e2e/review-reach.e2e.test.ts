@@ -133,7 +133,8 @@ describe('a review within reach, by keyboard', () => {
     await eventually(() => stateOf(1), (state) => state === 'Rejected', 'hunk 1 rejected');
     await page.keyboard.press('Control+Alt+z');
     await eventually(() => stateOf(1), (state) => state === 'Ready', 'hunk 1 waiting again');
-    expect(await notices()).toContain('Restored hunk 1 in src/two.ts: undecided again.');
+    // The word comes with Undo's answer, which may arrive after the hunk's new state.
+    await eventually(notices, (text) => text.includes('Restored hunk 1 in src/two.ts: undecided again.'), 'the word on the undo');
     await shoot('rejection-undone');
     // Focus moved on to hunk 2 after the rejection: Alt+↑ goes back to hunk 1.
     await page.keyboard.press('Alt+ArrowUp');
