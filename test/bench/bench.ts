@@ -19,6 +19,7 @@ import { measureEdits } from './edit-bench';
 import { measureGrowth } from './growth-bench';
 import { measureProse } from './prose-bench';
 import { measureScale } from './scale-bench';
+import { measureTreeScale } from './tree-scale-bench';
 import { measureSocket } from './socket-bench';
 import { syntheticProject } from './synthetic-project';
 
@@ -91,6 +92,14 @@ async function main(): Promise<void> {
       { name: 'edit_heap_kept_mb', value: scale.edit_heap_kept_mb, unit: 'MB', budget: '≤ 3× file' },
       { name: 'edit_heap_kept_ratio', value: scale.edit_heap_kept_ratio, unit: '×', budget: '≤ 3' },
       { name: 'long_line_max_delta_ms', value: scale.long_line_max_delta_ms, unit: 'ms', budget: '≤ 16' },
+    );
+    const tree = await measureTreeScale(log);
+    figures.push(
+      { name: 'open_1m_first_tree_ms', value: tree.open_1m_first_tree_ms, unit: 'ms', budget: '≤ 1000 (first paint)' },
+      { name: 'open_1m_indexed_ms', value: tree.open_1m_indexed_ms, unit: 'ms', budget: '≤ 15000' },
+      { name: 'open_1m_rss_mb', value: tree.open_1m_rss_mb, unit: 'MB', budget: '≤ 600' },
+      { name: 'open_1m_peak_rss_mb', value: tree.open_1m_peak_rss_mb, unit: 'MB', budget: '≤ 600' },
+      { name: 'watch_1m_p95_ms', value: tree.watch_1m_p95_ms, unit: 'ms', budget: '≤ 200' },
     );
   }
   if (runs('diff')) {

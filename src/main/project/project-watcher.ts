@@ -67,11 +67,15 @@ export class ProjectWatcher implements Disposable {
     this.watcher.on('error', (error: unknown) => this.failed(error instanceof Error ? error : new Error(String(error))));
   }
 
-  /** chokidar reports each folder the OS would not watch as an error naming it (Node's fs.watch puts the folder in `path`). */
+  /**
+   * chokidar reports each folder the OS would not watch as an error naming it (Node's fs.watch
+   * puts the folder in `path`); a limit error naming no folder inside the project stands for the
+   * root, so it is said rather than only logged.
+   */
   private failed(error: Error & { code?: unknown; path?: unknown }): void {
+    if (error.code !== 'ENOSPC' && error.code !== 'EMFILE') return this._onDidFail.fire(error);
     const folder = typeof error.path === 'string' ? this.toRelative(error.path) : null;
-    if ((error.code === 'ENOSPC' || error.code === 'EMFILE') && folder !== null) this._onDidRefuse.fire({ folder, code: error.code });
-    else this._onDidFail.fire(error);
+    this._onDidRefuse.fire({ folder: folder ?? '', code: error.code });
   }
 
   /** Project-relative POSIX path, '' for the root, null for anything outside it. */
