@@ -220,7 +220,7 @@ export class ProjectSession implements Disposable {
   }
 
   private async restartWatcher(): Promise<void> {
-    // Its watches are freed first: near the OS's limit, the new watcher would be refused the folders the old one still holds.
+    // Its watches are freed first: near the OS's limit, the new watcher must not be refused folders the old one still holds.
     await this.watcher?.close();
     if (this.isClosed) return;
     const watcher = new ProjectWatcher({

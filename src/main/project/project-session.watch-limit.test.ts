@@ -106,7 +106,7 @@ describe('a project past the OS limit on watches', () => {
     expect(smaller.summary!.count).toBeLessThan(watching.unwatched!.count);
   });
 
-  it('watches every folder again once a .gitignore hides enough of them (the old watcher lets go of its watches first)', async () => {
+  it('watches every folder again once a .gitignore hides enough of them, and says so', async () => {
     session = startLimitedSession(project.root);
     await line('the watcher to cover what it can', (candidate): candidate is Extract<Line, { type: 'watching' }> => candidate.type === 'watching');
     const before = session.lines.length;
