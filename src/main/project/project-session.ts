@@ -66,6 +66,8 @@ export class ProjectSession implements Disposable {
   private unwatched: UnwatchedFolders | null = null;
   /** The folders the user works in: polled often when the OS would not watch them. */
   private focusFolders: string[] = [];
+  /** What was last said of unwatched folders (null: nothing, or that every folder is watched). */
+  private lastUnwatched: UnwatchedSummary | null = null;
   /** Settles once the current watcher covers every folder and its reconcile has run (see whenWatching). */
   private watching = Promise.withResolvers<void>();
   /** Serializes every index mutation: scans, watcher events, reconciles. */
@@ -216,13 +218,11 @@ export class ProjectSession implements Disposable {
     this.state = 'live';
     this.pendingChanges = [];
     this._onDidLoadTree.fire(entries);
-    await this.restartWatcher();
+    this.restartWatcher();
   }
 
-  private async restartWatcher(): Promise<void> {
-    // Its watches are freed first: near the OS's limit, the new watcher must not be refused folders the old one still holds.
-    await this.watcher?.close();
-    if (this.isClosed) return;
+  private restartWatcher(): void {
+    void this.watcher?.close();
     const watcher = new ProjectWatcher({
       root: this.root,
       isInsideIgnoredDirectory: (path) => this.rules.isInsideIgnoredDirectory(path),
@@ -234,7 +234,7 @@ export class ProjectSession implements Disposable {
     const watching = Promise.withResolvers<void>();
     this.watching = watching;
     void watching.promise.then(() => previous.resolve());
-    watcher.onDidChange((change) => void this.enqueue(() => this.apply(change)));
+    watcher.onDidChange((change) => this.changed(change));
     const settle = () => watching.resolve();
     watcher.onDidBecomeReady(() => void this.enqueue(() => this.reconcile()).then(settle, settle));
     watcher.onDidFail((error) => this.handleWatcherError(error));
@@ -242,16 +242,32 @@ export class ProjectSession implements Disposable {
 
   /** Folders the OS refuses to this watcher are polled; a new watcher starts with none (the old one's watches are freed as it closes). */
   private pollRefusedFolders(watcher: ProjectWatcher): void {
-    const hadUnwatched = (this.unwatched?.size ?? 0) > 0;
     this.unwatched?.dispose();
     const unwatched = new UnwatchedFolders({ ...this.options.unwatchedPolling, root: this.root, isIgnoredDirectory: (folder) => this.rules.isIgnoredDirectory(folder) });
     this.unwatched = unwatched;
     unwatched.setFocus(this.focusFolders);
     watcher.onDidRefuse(({ folder, code }) => unwatched.refuse(folder, code));
-    unwatched.onDidChange((change) => void this.enqueue(() => this.apply(change)));
-    unwatched.onDidChangeSummary((summary) => this._onDidChangeUnwatched.fire(summary));
+    unwatched.onDidChange((change) => this.changed(change));
+    unwatched.onDidChangeSummary((summary) => this.reportUnwatched(summary));
     // The last watcher's state stands until this one knows better (a reload does not flash the limit off and on).
-    if (hadUnwatched) watcher.onDidBecomeReady(() => unwatched.size === 0 && this.unwatched === unwatched && this._onDidChangeUnwatched.fire(null));
+    watcher.onDidBecomeReady(() => unwatched.size === 0 && this.unwatched === unwatched && this.reportUnwatched(null));
+  }
+
+  /** Says what is unwatched when it differs from what was said last. */
+  private reportUnwatched(summary: UnwatchedSummary | null): void {
+    if (summary === null && this.lastUnwatched === null) return;
+    this.lastUnwatched = summary;
+    this._onDidChangeUnwatched.fire(summary);
+  }
+
+  /**
+   * A change from the watcher or the poller: a removed folder stops being polled at once,
+   * before the change waits its turn, so a folder removed and refused again (re-adopted
+   * meanwhile) is not dropped late; then it is applied in order.
+   */
+  private changed(change: RawChange): void {
+    if (change.type === 'unlink' || change.type === 'unlinkDir') this.unwatched?.forget(change.path);
+    void this.enqueue(() => this.apply(change));
   }
 
   /** Rescans and reports the difference as changes (used once the watcher is ready). */
@@ -294,7 +310,6 @@ export class ProjectSession implements Disposable {
       }
       case 'unlink':
       case 'unlinkDir':
-        this.unwatched?.forget(path);
         if (this.index.has(path)) this.remove(path);
         if (baseName(path) === '.gitignore') this.scheduleReload();
         return;

@@ -68,14 +68,14 @@ export class ProjectWatcher implements Disposable {
   }
 
   /**
-   * chokidar reports each folder the OS would not watch as an error naming it (Node's fs.watch
-   * puts the folder in `path`); a limit error naming no folder inside the project stands for the
-   * root, so it is said rather than only logged.
+   * chokidar reports each folder the OS would not watch as an error of the `watch` call
+   * naming it (Node's fs.watch puts the folder in `path`). The same codes from a read of a
+   * folder that *is* watched are no refusal (polling it too would report its saves twice).
    */
-  private failed(error: Error & { code?: unknown; path?: unknown }): void {
-    if (error.code !== 'ENOSPC' && error.code !== 'EMFILE') return this._onDidFail.fire(error);
+  private failed(error: Error & { code?: unknown; path?: unknown; syscall?: unknown }): void {
     const folder = typeof error.path === 'string' ? this.toRelative(error.path) : null;
-    this._onDidRefuse.fire({ folder: folder ?? '', code: error.code });
+    if ((error.code === 'ENOSPC' || error.code === 'EMFILE') && error.syscall === 'watch' && folder !== null) this._onDidRefuse.fire({ folder, code: error.code });
+    else this._onDidFail.fire(error);
   }
 
   /** Project-relative POSIX path, '' for the root, null for anything outside it. */

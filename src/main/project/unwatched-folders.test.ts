@@ -44,12 +44,15 @@ describe('UnwatchedFolders', () => {
     expect(changes.filter((change) => change.path === 'a/one.ts' && change.type === 'add')).toEqual([]);
   });
 
-  it('reads a folder made inside a polled one too, but never a hidden one', async () => {
+  it('reads a folder made inside a polled one too, from nothing (all it holds is new), but never a hidden one', async () => {
     const unwatched = poll();
     await unwatched.refuse('a', 'ENOSPC');
-    await mkdir(project.path('a/fresh'));
+    // Made with a file in it before any read sees the folder: the index has neither.
+    await mkdir(project.path('a/fresh/deeper'), { recursive: true });
+    await writeFile(project.path('a/fresh/made-with-it.ts'), 'x\n');
     await mkdir(project.path('a/node_modules'));
     await waitFor(seen('addDir', 'a/fresh'), 'the new folder');
+    await waitFor(() => seen('add', 'a/fresh/made-with-it.ts')() && seen('addDir', 'a/fresh/deeper')(), 'what the new folder held');
     expect(unwatched.has('a/fresh')).toBe(true);
     await writeFile(project.path('a/fresh/inside.ts'), 'x\n');
     await waitFor(seen('add', 'a/fresh/inside.ts'), 'a file in the new folder');

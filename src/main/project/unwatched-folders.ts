@@ -9,9 +9,11 @@
  * huge project costs main a steady trickle and never a freeze. What a read finds differs from
  * the last read is reported as the watcher would report it (`RawChange`).
  *
- * A folder found inside a polled one is polled too (the watcher never heard of it); a folder
- * that is gone is dropped with everything below it. The first read of a folder is its baseline
- * and reports nothing: what changed before it is the reconcile's to find (project-session.ts).
+ * A folder the OS refused starts from a first read that reports nothing: what it held was
+ * found by the scan (and what changed before is the reconcile's to find) or by the watcher's
+ * own listing of a new folder. A folder found inside a polled one is polled too, from
+ * nothing: all it holds is new to the index. A folder that is gone is dropped with
+ * everything below it; one that cannot be read now (EACCES, EMFILE) is kept and read again.
  */
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -60,14 +62,16 @@ export class UnwatchedFolders implements Disposable {
   private readonly folders = new Map<string, Polled>();
   /** Every ancestor of a polled folder, with how many polled folders it has below it: a removal that touches none costs nothing. */
   private readonly above = new Map<string, number>();
-  /** The slow round's order (a dropped folder is skipped, then compacted away); `cursor` is where the next tick starts. */
+  /** The slow round's order, each folder once (a dropped one is skipped, then compacted away); `cursor` is where the next tick starts. */
   private order: string[] = [];
-  private cursor = 0;
+  private readonly inOrder = new Set<string>();
+  /** The first round waits `slowRoundMinMs` like any other: a refused folder's first read is made when it is refused. */
+  private cursor = Number.POSITIVE_INFINITY;
   private focus: string[] = [];
   private code: WatchLimitCode = 'ENOSPC';
   private slowTimer: NodeJS.Timeout | null = null;
   private fastTimer: NodeJS.Timeout | null = null;
-  private roundStartedAt = 0;
+  private roundStartedAt = Date.now();
   private disposed = false;
   private summaryDirty = false;
   private readonly _onDidChange = new Emitter<RawChange>();
@@ -100,7 +104,7 @@ export class UnwatchedFolders implements Disposable {
   /** The OS refused to watch `folder`: it is read from now on. Resolves once its first read (the baseline) is made. */
   refuse(folder: string, code: WatchLimitCode): Promise<void> {
     this.code = code;
-    return this.adopt(folder);
+    return this.adopt(folder, 'as-it-is');
   }
 
   /** The folders the user works in (the current file's): read every `fastIntervalMs` while unwatched. */
@@ -132,15 +136,19 @@ export class UnwatchedFolders implements Disposable {
     this._onDidChangeSummary.dispose();
   }
 
-  private adopt(folder: string): Promise<void> {
+  /** Starts reading `folder`: from what it holds now (`as-it-is`, nothing reported) or from nothing (`empty`: all it holds is reported as new). */
+  private adopt(folder: string, start: 'as-it-is' | 'empty'): Promise<void> {
     if (this.disposed || this.folders.has(folder) || this.options.isIgnoredDirectory(folder)) return Promise.resolve();
-    const polled: Polled = { snapshot: null, reading: false };
+    const polled: Polled = { snapshot: start === 'empty' ? new Map() : null, reading: false };
     this.folders.set(folder, polled);
     for (let ancestor = folder; ancestor !== ''; ) {
       ancestor = parentPath(ancestor);
       this.above.set(ancestor, (this.above.get(ancestor) ?? 0) + 1);
     }
-    this.order.push(folder);
+    if (!this.inOrder.has(folder)) {
+      this.order.push(folder);
+      this.inOrder.add(folder);
+    }
     this.summaryDirty = true;
     this.scheduleSlow();
     this.scheduleFast();
@@ -160,6 +168,8 @@ export class UnwatchedFolders implements Disposable {
     if (this.order.length > 64 && this.order.length > 2 * this.folders.size) {
       const before = this.order.slice(0, this.cursor).filter((path) => this.folders.has(path)).length;
       this.order = this.order.filter((path) => this.folders.has(path));
+      this.inOrder.clear();
+      for (const path of this.order) this.inOrder.add(path);
       this.cursor = before;
     }
   }
@@ -223,8 +233,8 @@ export class UnwatchedFolders implements Disposable {
     polled.reading = true;
     try {
       const next = await readSnapshot(join(this.options.root, ...(folder === '' ? [] : folder.split('/'))));
-      if (this.disposed || this.folders.get(folder) !== polled) return;
-      if (next === null) return this.forget(folder);
+      if (this.disposed || this.folders.get(folder) !== polled || next === 'unreadable') return;
+      if (next === 'gone') return this.forget(folder);
       const previous = polled.snapshot;
       polled.snapshot = next;
       if (previous === null) return;
@@ -248,8 +258,8 @@ export class UnwatchedFolders implements Disposable {
       if (was !== undefined && (was === 'd') !== (now === 'd')) this._onDidChange.fire({ type: was === 'd' ? 'unlinkDir' : 'unlink', path });
       if (now === 'd') {
         this._onDidChange.fire({ type: 'addDir', path });
-        // The watcher never heard of it: it is read from now on too.
-        this.adopt(path);
+        // The watcher never heard of it: it is read from now on too, and what it holds is new.
+        void this.adopt(path, 'empty');
       } else {
         this._onDidChange.fire({ type: was === undefined || was === 'd' ? 'add' : 'change', path });
       }
@@ -257,13 +267,14 @@ export class UnwatchedFolders implements Disposable {
   }
 }
 
-/** A folder's children with what tells a change; null if the folder is gone (or no longer a folder). */
-async function readSnapshot(absolute: string): Promise<Snapshot | null> {
+/** A folder's children with what tells a change; `gone` if it is (or is no longer a folder), `unreadable` if it cannot be read now. */
+async function readSnapshot(absolute: string): Promise<Snapshot | 'gone' | 'unreadable'> {
   let dirents: Dirent[];
   try {
     dirents = await readdir(absolute, { withFileTypes: true });
-  } catch {
-    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unreadable';
   }
   const snapshot: Snapshot = new Map();
   await Promise.all(
