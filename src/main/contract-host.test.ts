@@ -20,6 +20,8 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     closeProject: notUsed,
     openProjectAnyway: notUsed,
     listDirectory: notUsed,
+    findFiles: notUsed,
+    suggestFiles: notUsed,
     readFile: async (input) => {
       calls.push(input);
       return readFile(input);

@@ -58,6 +58,8 @@ export const requestSchemas = {
   closeProject: NoInput,
   openProjectAnyway: z.object({ projectId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }).strict(),
   listDirectory: PathInput,
+  findFiles: z.object({ query: z.string().min(1).max(4096), showIgnored: z.boolean(), limit: z.number().int().min(1).max(5000) }).strict(),
+  suggestFiles: z.object({ query: z.string().max(4096) }).strict(),
   readFile: PathInput,
   selectFile: PathInput,
   switchCurrentFile: NoInput,

@@ -26,6 +26,7 @@ import type {
   CloseReason,
   CurrentFile,
   FileContent,
+  FileMatches,
   ProjectInfo,
   SizeWarning,
   TreeChange,
@@ -60,11 +61,13 @@ export interface UiSettings {
   clipboardSelection: boolean;
 }
 
-/** Everything the renderer needs after a (re)load: the open project and its tree if indexed. */
+/** Everything the renderer needs after a (re)load: the open project and its tree's top level if indexed. */
 export interface AppState {
   project: ProjectInfo | null;
-  /** Null while the first index is still running (progress events follow). */
+  /** The tree's top level (folders are listed as they open); null until the first index has read it (progress events follow). */
   tree: TreeEntry[] | null;
+  /** How many entries the index holds; null while the first index runs (the top level may show meanwhile). */
+  entryCount: number | null;
   /** The open folder is a home folder, `/` or huge, and the user has not said to open it anyway. */
   sizeWarning: SizeWarning | null;
   /** The OS would not watch some of the open folder's folders (they are polled), or null. */
@@ -120,8 +123,12 @@ export const requests = {
   closeProject: request<NoInput, null>('project:close'),
   /** "Open anyway": the project of `projectId` shows its tree and starts watching despite its size warning. */
   openProjectAnyway: request<{ projectId: number }, null>('project:openAnyway'),
-  /** Lists one folder that the index left unlisted (a hidden folder, shown on demand). */
+  /** One folder's children, as a folder opens in the tree (a hidden one is read from disk). */
   listDirectory: request<{ path: string }, TreeEntry[]>('project:listDirectory'),
+  /** The tree's filter over the whole index: files whose path contains `query`, the first `limit` in path order. */
+  findFiles: request<{ query: string; showIgnored: boolean; limit: number }, FileMatches>('project:findFiles'),
+  /** What the ask bar's `@` completion offers for what was typed after `@`, best first. */
+  suggestFiles: request<{ query: string }, string[]>('project:suggestFiles'),
   /** Reads a file for the read-only view. */
   readFile: request<{ path: string }, FileContent>('file:read'),
   /** The user picked a file in Flint: it becomes the current file. */
@@ -249,10 +256,14 @@ export interface EventPayloads {
   'project:sizeWarning': { projectId: number; warning: SizeWarning | null };
   /** The OS refused to watch some folders (they are polled instead), or every folder is watched again (null). */
   'project:watchLimit': { projectId: number; limit: WatchLimit | null };
-  /** The full tree, after the first index and after a .gitignore change. */
-  'project:tree': { projectId: number; entries: TreeEntry[] };
-  /** Live changes made by other programs, batched per frame. */
-  'project:changed': { projectId: number; changes: TreeChange[] };
+  /**
+   * The tree's top level: once the first index has read the root (entryCount null: still
+   * indexing), again with the index's size once it is built, and after a .gitignore change.
+   * Each time, open folders are listed again (listDirectory).
+   */
+  'project:tree': { projectId: number; entries: TreeEntry[]; entryCount: number | null };
+  /** Live changes made by other programs, batched per frame (the renderer keeps those in folders it has listed), and the index's new size. */
+  'project:changed': { projectId: number; changes: TreeChange[]; entryCount: number | null };
   /** The project closed; `lost` means its folder was deleted or moved away. */
   'project:closed': { projectId: number; reason: CloseReason; message: string };
   /** The current file changed (selected in Flint or saved elsewhere). */

@@ -47,6 +47,15 @@ export interface TreeEntry {
   symlink?: SymlinkInfo;
 }
 
+/** What the tree's filter found in the whole index: the first matches in path order. */
+export interface FileMatches {
+  entries: TreeEntry[];
+  /** More files matched than were sent: the query should be narrower. */
+  more: boolean;
+  /** The index is still being built: nothing is searched yet. */
+  indexing: boolean;
+}
+
 /** One change to the tree, in the order it happened. Renames arrive as removed + added. */
 export type TreeChange =
   /** A new entry (file, folder, or symlink). */

@@ -8,6 +8,7 @@ import type { DesktopReaders } from '../../src/main/desktop/desktop-readers';
 import type { SecretStore } from '../../src/main/credentials/secret-store';
 import type { ProviderFactory } from '../../src/main/inference/inference-service';
 import { createMemoryLogger } from '../../src/main/logger';
+import type { EventEnvelope } from '../../src/shared/contract';
 
 /** Secrets in a Map: for tests of everything but the keychain itself. */
 export class MemorySecretStore implements SecretStore {
@@ -49,4 +50,9 @@ export async function createTestCore(options: TestCoreOptions) {
     desktop: options.desktop,
   });
   return { core, logger, secretStore };
+}
+
+/** The tree event sent once the whole index is built (the first one, with the top level only, comes before). */
+export function isIndexedTree(event: EventEnvelope): boolean {
+  return event.channel === 'project:tree' && (event as EventEnvelope<'project:tree'>).payload.entryCount !== null;
 }

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerUpdate, AskScope } from '../../shared/ask-types';
 import type { EventEnvelope } from '../../shared/contract';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
-import { createTestCore } from '../../../test/helpers/test-core';
+import { createTestCore, isIndexedTree } from '../../../test/helpers/test-core';
 import { useXDesktop } from '../../../test/helpers/x-desktop-hooks';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../test/sim/simulator';
@@ -61,7 +61,7 @@ describe('the shortcut on a real X desktop', () => {
     events = [];
     core.onDidEmit((event) => events.push(event));
     await core.openProject(project.root);
-    await waitFor(() => events.some((event) => event.channel === 'project:tree'), 'the tree');
+    await waitFor(() => events.some(isIndexedTree), 'the whole index');
     await mkdir(project.path('watch-probe'));
     await waitFor(() => events.some((event) => event.channel === 'project:changed' && JSON.stringify(event.payload).includes('watch-probe')), 'the watcher');
     // The user's last save was of another file (a formatter, a git checkout).

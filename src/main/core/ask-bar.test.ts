@@ -11,7 +11,7 @@ import type { AskScope } from '../../shared/ask-types';
 import type { EventEnvelope } from '../../shared/contract';
 import type { AnswerUpdate } from '../../shared/ask-types';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
-import { createTestCore } from '../../../test/helpers/test-core';
+import { createTestCore, isIndexedTree } from '../../../test/helpers/test-core';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../test/sim/simulator';
 import type { FlintCore } from './flint-core';
@@ -37,7 +37,7 @@ describe('AskService in a real core', () => {
     events = [];
     core.onDidEmit((event) => events.push(event));
     await core.openProject(project.root);
-    await waitFor(() => events.some((event) => event.channel === 'project:tree'), 'the tree');
+    await waitFor(() => events.some(isIndexedTree), 'the whole index');
     // The tree comes before the watcher is live, and a save in between goes unseen: wait
     // until a probe folder's creation is reported (a folder never becomes the current file).
     await mkdir(project.path('assets/watch-probe'));

@@ -39,7 +39,7 @@ describe('FlintCore through the contract host', () => {
   async function openAndWaitForTree(root = project.root) {
     const result = await host.invoke('project:open', { path: root });
     expect(result.ok).toBe(true);
-    await waitFor(() => eventsOf('project:tree').length > 0, 'the tree');
+    await waitFor(() => eventsOf('project:tree').some((tree) => tree.entryCount !== null), 'the whole index');
     return result;
   }
 
@@ -61,12 +61,28 @@ describe('FlintCore through the contract host', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 
-  it('opens a folder: announces it, sends the tree, and remembers it in Recent on disk', async () => {
+  it('opens a folder: announces it, sends the tree’s top level at once and again with the index’s size, and remembers it in Recent on disk', async () => {
     await openAndWaitForTree();
     expect(eventsOf('project:opened')[0]).toMatchObject({ root: project.root, name: project.root.split('/').at(-1) });
-    expect(eventsOf('project:tree')[0]!.entries.map((entry) => entry.path).sort()).toEqual(['notes.txt', 'src', 'src/main.ts']);
+    const [first, indexed] = eventsOf('project:tree');
+    // The top level shows as soon as the root is read, while the rest is indexed.
+    expect(first!.entries.map((entry) => entry.path).sort()).toEqual(['notes.txt', 'src']);
+    expect(first!.entryCount).toBeNull();
+    expect(indexed!.entries.map((entry) => entry.path).sort()).toEqual(['notes.txt', 'src']);
+    expect(indexed!.entryCount).toBe(3);
     const saved = JSON.parse(await readFile(join(configDirectory, 'settings.json'), 'utf8'));
     expect(saved.recentProjects).toEqual([project.root]);
+  });
+
+  it('lists a folder as it opens, filters the whole index and offers files for @, all from main', async () => {
+    await openAndWaitForTree();
+    expect(await host.invoke('project:listDirectory', { path: 'src' })).toEqual({ ok: true, value: [{ path: 'src/main.ts', kind: 'file' }] });
+    expect(await host.invoke('project:listDirectory', { path: 'notes.txt' })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await host.invoke('project:listDirectory', { path: '../x' })).toMatchObject({ ok: false, error: { code: 'outside-project' } });
+    expect(await host.invoke('project:findFiles', { query: 'MAIN', showIgnored: false, limit: 10 })).toEqual({ ok: true, value: { entries: [{ path: 'src/main.ts', kind: 'file' }], more: false, indexing: false } });
+    expect(await host.invoke('project:findFiles', { query: 't', showIgnored: false, limit: 1 })).toMatchObject({ ok: true, value: { entries: [{ path: 'notes.txt' }], more: true } });
+    expect(await host.invoke('project:findFiles', { query: 'x', showIgnored: false, limit: 100_000 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(await host.invoke('project:suggestFiles', { query: 'mai' })).toEqual({ ok: true, value: ['src/main.ts'] });
   });
 
   it('needs an open project to read files', async () => {

@@ -163,7 +163,8 @@ export class FlintCore implements Disposable {
       getAppInfo: async () => ({ shell: options.shell, canChooseFolder: options.chooseFolder !== undefined, version: options.version, askCommand: options.askCommand }),
       getAppState: async () => ({
         project: workspace.project?.info ?? null,
-        tree: workspace.project?.entries ?? null,
+        tree: workspace.project?.topLevel ?? null,
+        entryCount: workspace.project?.entryCount ?? null,
         sizeWarning: workspace.project?.sizeWarning ?? null,
         watchLimit: workspace.project?.watchLimit ?? null,
         currentFile: workspace.project?.currentFile.value ?? NO_CURRENT_FILE,
@@ -189,6 +190,8 @@ export class FlintCore implements Disposable {
         return null;
       },
       listDirectory: ({ path }) => workspace.requireProject().listDirectory(path),
+      findFiles: async ({ query, showIgnored, limit }) => workspace.requireProject().findFiles(query, showIgnored, limit),
+      suggestFiles: async ({ query }) => workspace.requireProject().suggestFiles(query),
       readFile: ({ path }) => workspace.requireProject().files.readForView(path),
       selectFile: ({ path }) => workspace.requireProject().select(path),
       switchCurrentFile: async () => {

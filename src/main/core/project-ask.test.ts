@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerUpdate, AskScope } from '../../shared/ask-types';
 import type { EventEnvelope } from '../../shared/contract';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
-import { createTestCore } from '../../../test/helpers/test-core';
+import { createTestCore, isIndexedTree } from '../../../test/helpers/test-core';
 import { SimScriptSchema } from '../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../test/sim/simulator';
 import type { FlintCore } from './flint-core';
@@ -38,7 +38,7 @@ describe('questions about the project, with @path mentions, in a real core', () 
     events = [];
     core.onDidEmit((event) => events.push(event));
     await core.openProject(project.root);
-    await waitFor(() => events.some((event) => event.channel === 'project:tree'), 'the tree');
+    await waitFor(() => events.some(isIndexedTree), 'the whole index');
   };
   const scope = (request: { subject?: 'file' | 'project'; mentions?: string[] } = {}): Promise<AskScope> => core.handlers.prepareAsk({ focus: 'recent-change', ...request });
   const updates = (): AnswerUpdate[] => events.flatMap((event) => (event.channel === 'ask:update' ? [event.payload as AnswerUpdate] : []));

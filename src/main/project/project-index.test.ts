@@ -32,4 +32,17 @@ describe('ProjectIndex', () => {
     index.delete('src');
     expect(index.values()).toEqual([file('srcs.ts')]);
   });
+
+  it('lists a folder’s children and counts every entry, and ticks its version on each change', () => {
+    const index = new ProjectIndex();
+    index.reset([folder('src'), file('src/a.ts'), folder('src/lib'), file('src/lib/b.ts'), file('README.md')]);
+    expect(index.childrenOf('').map((entry) => entry.path).sort()).toEqual(['README.md', 'src']);
+    expect(index.childrenOf('src').map((entry) => entry.path).sort()).toEqual(['src/a.ts', 'src/lib']);
+    expect(index.childrenOf('src/a.ts')).toEqual([]);
+    expect(index.size).toBe(5);
+    const version = index.version;
+    index.delete('src/lib');
+    expect(index.size).toBe(3);
+    expect(index.version).toBeGreaterThan(version);
+  });
 });

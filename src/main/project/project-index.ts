@@ -11,6 +11,12 @@ export class ProjectIndex {
   private readonly children = new Map<string, Set<string>>();
   /** File name → the indexed files of that name; built on first use after a reset. */
   private byName: Map<string, string[]> | null = null;
+  /** Ticks on every change: what is worked out from the whole index is kept until it moves. */
+  version = 0;
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(path: string): TreeEntry | undefined {
     return this.entries.get(path);
@@ -28,6 +34,16 @@ export class ProjectIndex {
     return [...this.entries.values()];
   }
 
+  /** Every entry, in no order, without a copy (a search reads a million of them once). */
+  all(): IterableIterator<TreeEntry> {
+    return this.entries.values();
+  }
+
+  /** The entries directly inside `folder` ('' for the root), in no order. */
+  childrenOf(folder: string): TreeEntry[] {
+    return [...(this.children.get(folder) ?? [])].map((path) => this.entries.get(path)!);
+  }
+
   /** The indexed files (and links) called `name`, wherever they are. */
   filesNamed(name: string): readonly string[] {
     if (this.byName === null) {
@@ -43,10 +59,12 @@ export class ProjectIndex {
     this.children.clear();
     this.byName = null;
     for (const entry of entries) this.set(entry);
+    this.version += 1;
   }
 
   /** Adds or replaces one entry. */
   set(entry: TreeEntry): void {
+    this.version += 1;
     this.unname(this.entries.get(entry.path));
     this.entries.set(entry.path, entry);
     // Kept up to date rather than rebuilt: the parser asks about prose lines while files churn.
@@ -59,6 +77,7 @@ export class ProjectIndex {
 
   /** Removes an entry and everything below it. */
   delete(path: string): void {
+    this.version += 1;
     const drop = (target: string): void => {
       this.unname(this.entries.get(target));
       this.entries.delete(target);

@@ -142,9 +142,9 @@ describe('ProjectSession', () => {
   it('lists a hidden folder on demand, flagged hidden', async () => {
     const opened = await openSession(project);
     session = opened.session;
-    const listed = await session.listDirectory('dist');
+    const listed = await session.tree.list('dist');
     expect(listed).toEqual([{ path: 'dist/bundle.js', kind: 'file', ignored: true }]);
-    await expect(session.listDirectory('../etc')).rejects.toMatchObject({ code: 'outside-project' });
+    await expect(session.tree.list('../etc')).rejects.toMatchObject({ code: 'outside-project' });
   });
 
   it('reports the root as lost when the folder is deleted while open', async () => {

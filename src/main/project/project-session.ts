@@ -11,16 +11,15 @@
 import { stat } from 'node:fs/promises';
 import { baseName } from '../../shared/paths';
 import type { TreeChange, TreeEntry } from '../../shared/project-types';
-import { FlintFailure } from '../../shared/result';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
 import { errorCode } from '../fs/fs-errors';
-import { relativePathOf } from '../fs/project-files';
 import { IgnoreRules } from './ignore-rules';
 import { ProjectIndex } from './project-index';
 import { ProjectWatcher, type RawChange } from './project-watcher';
 import { UnwatchedFolders, type UnwatchedFoldersOptions, type UnwatchedSummary } from './unwatched-folders';
-import { describeEntry, listFolder, scanProject, type ScanFileSystem } from './tree-scanner';
+import { describeEntry, scanProject, type ScanFileSystem } from './tree-scanner';
+import { TreeReader } from './tree-reader';
 import { isEditorTemporaryFile } from './editor-temporary-files';
 import { SaveGate } from './save-gate';
 import type { SizeGuard } from './size-guard';
@@ -78,8 +77,11 @@ export class ProjectSession implements Disposable {
   private rootIdentity: { dev: number; ino: number } | null = null;
   private readonly store = new DisposableStore();
   private readonly saves: SaveGate;
+  /** What the UI reads of the tree, a piece at a time: the top level, a folder as it opens, the filter, `@`. */
+  readonly tree: TreeReader;
 
   private readonly _onDidIndexProgress = this.store.add(new Emitter<number>());
+  private readonly _onDidShowTopLevel = this.store.add(new Emitter<TreeEntry[]>());
   private readonly _onDidLoadTree = this.store.add(new Emitter<TreeEntry[]>());
   private readonly _onDidChangeTree = this.store.add(new Emitter<TreeChange[]>());
   private readonly _onDidSaveFile = this.store.add(new Emitter<FileSave>());
@@ -88,6 +90,8 @@ export class ProjectSession implements Disposable {
 
   /** Entries found so far during a scan. */
   readonly onDidIndexProgress: Event<number> = this._onDidIndexProgress.event;
+  /** The top level, read first by the first scan: shown while the rest is indexed (not while a size warning waits). */
+  readonly onDidShowTopLevel: Event<TreeEntry[]> = this._onDidShowTopLevel.event;
   /** The whole tree: after the first scan, and again when a .gitignore changes. */
   readonly onDidLoadTree: Event<TreeEntry[]> = this._onDidLoadTree.event;
   /** A batch of live changes. */
@@ -100,6 +104,7 @@ export class ProjectSession implements Disposable {
   readonly onDidChangeUnwatched: Event<UnwatchedSummary | null> = this._onDidChangeUnwatched.event;
 
   constructor(private readonly options: ProjectSessionOptions) {
+    this.tree = new TreeReader(options.root, this.index, () => this.rules);
     this.saves = new SaveGate(options.root, (error) => options.logger.error('a save could not be reported', error));
   }
 
@@ -159,17 +164,6 @@ export class ProjectSession implements Disposable {
     this.unwatched?.setFocus(folders);
   }
 
-  /** Lists a folder the index left unlisted (hidden folders are listed on demand). */
-  async listDirectory(path: string): Promise<TreeEntry[]> {
-    const folder = relativePathOf(path, 'user');
-    const entry = this.index.get(folder);
-    if (!entry || entry.kind !== 'directory') {
-      throw new FlintFailure('not-found', `${folder} is not a folder in this project.`);
-    }
-    // Children of a hidden folder are hidden too: rules of the folder's ancestors apply.
-    return listFolder(this.root, folder, this.rules);
-  }
-
   /** Disposes and waits for the watcher to release its handles. */
   async close(): Promise<void> {
     const watcher = this.watcher;
@@ -209,6 +203,7 @@ export class ProjectSession implements Disposable {
         this._onDidIndexProgress.fire(count);
       },
       isCancelled: () => this.isClosed,
+      onTopLevel: (topLevel, rules) => this.showTopLevel(topLevel, rules),
     });
     // A folder too large to open without asking waits for "Open anyway" (at once otherwise, and on later reloads).
     await sizeGuard?.scanned(entries.length);
@@ -216,9 +211,17 @@ export class ProjectSession implements Disposable {
     this.rules = rules;
     this.index.reset(entries);
     this.state = 'live';
+    this.tree.indexed();
     this.pendingChanges = [];
     this._onDidLoadTree.fire(entries);
     this.restartWatcher();
+  }
+
+  /** The first scan read the root: its top level shows now, unless a size warning holds the tree back. */
+  private showTopLevel(topLevel: TreeEntry[], rules: IgnoreRules): void {
+    if (this.state !== 'indexing' || this.options.sizeGuard?.current) return;
+    this.tree.showEarly(topLevel, rules);
+    this._onDidShowTopLevel.fire(topLevel);
   }
 
   private restartWatcher(): void {

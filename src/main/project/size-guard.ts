@@ -4,7 +4,7 @@
  * A home folder (or `/`) holds every app's files and caches: hundreds of thousands of
  * entries to index, a watch on every folder, and other programs' writes all the time. Such a
  * folder is warned about at once; any other folder when its first scan passes
- * `largeEntries`. The scan goes on meanwhile, so the warning shows a real count and main
+ * `largeEntries` (a repository never: workspace.ts). The scan goes on meanwhile, so the warning shows a real count and main
  * never waits on the user; the tree and the watcher wait for "Open anyway" (`proceed`), and
  * Cancel closes the project (which disposes this, and stops the scan).
  */

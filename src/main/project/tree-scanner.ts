@@ -33,6 +33,8 @@ export interface ScanOptions {
   fileSystem?: ScanFileSystem;
   /** Checked before each folder is read: a cancelled scan (the project closed) ends early, with what it found. */
   isCancelled?: () => boolean;
+  /** Called once the root is read, before anything below it: the top level can be shown at once. */
+  onTopLevel?: (entries: TreeEntry[], rules: IgnoreRules) => void;
 }
 
 export interface ScanResult {
@@ -55,6 +57,7 @@ export async function scanProject(options: ScanOptions): Promise<ScanResult> {
   const rootEntries = await listFolder(root, '', rules, fileSystem).catch((error: unknown) => {
     throw toFlintFailure(error, root);
   });
+  options.onTopLevel?.(rootEntries, rules);
   const pending: TreeEntry[] = [];
   const collect = (found: TreeEntry[]): void => {
     for (const entry of found) {

@@ -9,7 +9,7 @@
  * when the workspace says it will close.
  */
 import { parentPath } from '../../shared/paths';
-import type { CurrentFile, ProjectInfo, SizeWarning, TreeChange, TreeEntry, WatchLimit } from '../../shared/project-types';
+import type { CurrentFile, FileMatches, ProjectInfo, SizeWarning, TreeChange, TreeEntry, WatchLimit } from '../../shared/project-types';
 import { projectOutline } from '../context/project-outline';
 import { SaveHistory } from '../context/save-history';
 import { EditService } from '../edits/edit-service';
@@ -48,7 +48,9 @@ export class OpenProject implements Disposable {
   /** Settles when the first index's recently modified files have been read (see whenPrimed). */
   private readonly priming = Promise.withResolvers<void>();
 
-  /** The full tree: after the first index and after a .gitignore change. */
+  /** The top level, read first while the rest is indexed (the UI shows it at once). */
+  readonly onDidShowTopLevel: Event<TreeEntry[]>;
+  /** The whole index, once it is built and again after a .gitignore change (the UI is sent its top level: `topLevel`). */
   readonly onDidLoadTree: Event<TreeEntry[]> = this._onDidLoadTree.event;
   /** Live changes made by other programs. */
   readonly onDidChangeTree: Event<TreeChange[]> = this._onDidChangeTree.event;
@@ -84,6 +86,7 @@ export class OpenProject implements Disposable {
     this.onDidChangeSizeWarning = sizeGuard.onDidChange;
     this.history = this.store.add(new SaveHistory({ files }));
     this.onDidIndexProgress = session.onDidIndexProgress;
+    this.onDidShowTopLevel = session.onDidShowTopLevel;
     this.onDidLoseRoot = session.onDidLoseRoot;
     this.onDidChangeCurrentFile = this.currentFile.onDidChange;
     this.store.add(session.onDidLoadTree((entries) => this.treeLoaded(entries)));
@@ -141,9 +144,19 @@ export class OpenProject implements Disposable {
     this.sizeGuard.proceed();
   }
 
-  /** The tree, or null while the first index runs. */
+  /** The whole index (main's own readers), or null while the first index runs. */
   get entries(): TreeEntry[] | null {
     return this.session.entries;
+  }
+
+  /** The tree's top level, or null before the first index has read it: the UI asks for each folder as it opens. */
+  get topLevel(): TreeEntry[] | null {
+    return this.session.tree.topLevel;
+  }
+
+  /** How many entries the index holds, or null while the first index runs (the top level may show meanwhile). */
+  get entryCount(): number | null {
+    return this.session.tree.entryCount;
   }
 
   /** The project in a few lines for the prompt (kept until the tree changes). */
@@ -171,7 +184,17 @@ export class OpenProject implements Disposable {
   }
 
   listDirectory(path: string): Promise<TreeEntry[]> {
-    return this.session.listDirectory(path);
+    return this.session.tree.list(path);
+  }
+
+  /** The tree's filter: files whose path contains `query`, the first `limit` in path order. */
+  findFiles(query: string, showIgnored: boolean, limit: number): FileMatches {
+    return this.session.tree.findFiles(query, showIgnored, limit);
+  }
+
+  /** What `@` completion offers for `query`, best first. */
+  suggestFiles(query: string): string[] {
+    return this.session.tree.suggestFiles(query);
   }
 
   /** The user picked `path` in Flint: it becomes the current file. */

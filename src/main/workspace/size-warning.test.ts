@@ -24,6 +24,8 @@ describe('the size warning', () => {
   let closed: string[];
   /** How many times a tree was loaded (shown). */
   let trees: number;
+  /** Each top level shown while the first index ran, its paths sorted. */
+  let earlyTops: string[][];
 
   const open = (root: string, options: { largeFolderEntries?: number } = {}): Promise<OpenProject> => {
     workspace = new Workspace({ journalFolder: join(config, 'journals'), logger: createMemoryLogger(), home: home.root, ...options });
@@ -31,6 +33,7 @@ describe('the size warning', () => {
     workspace.onDidOpen((project) => {
       project.onDidChangeSizeWarning((warning) => said.push(warning));
       project.onDidLoadTree(() => (trees += 1));
+      project.onDidShowTopLevel((entries) => earlyTops.push(entries.map((entry) => entry.path).sort()));
     });
     workspace.onDidClose(({ message }) => closed.push(message));
     return workspace.open(root);
@@ -42,6 +45,7 @@ describe('the size warning', () => {
     said = [];
     closed = [];
     trees = 0;
+    earlyTops = [];
   });
 
   afterEach(async () => {
@@ -58,6 +62,8 @@ describe('the size warning', () => {
     // a, b, c, their 12 files, code, code/flint, code/flint/src and app.ts.
     expect(said.at(-1)).toEqual({ reason: 'home', entriesFound: 19, scanDone: true });
     expect(project.sizeWarning).toEqual({ reason: 'home', entriesFound: 19, scanDone: true });
+    // Not even the top level shows before the answer.
+    expect(earlyTops).toEqual([]);
     expect(project.entries).toBeNull();
     expect(trees).toBe(0);
 
@@ -103,6 +109,22 @@ describe('the size warning', () => {
     } finally {
       await workspace.close('closed', 'test over');
       await other.remove();
+    }
+  });
+
+  it('opens a repository past the limit at once, top level first (a monorepo is what its user meant to open)', async () => {
+    const repository = await createTempProject({ ...FILES, '.git/HEAD': 'ref: refs/heads/main\n' });
+    try {
+      const project = await open(repository.root, { largeFolderEntries: 10 });
+      await waitFor(() => project.entries !== null, 'the tree');
+      expect(said).toEqual([]);
+      // .git is an entry, hidden, and not gone into.
+      expect(project.entryCount).toBe(16);
+      expect(earlyTops).toEqual([['.git', 'a', 'b', 'c']]);
+      expect(project.topLevel?.map((entry) => entry.path).sort()).toEqual(['.git', 'a', 'b', 'c']);
+    } finally {
+      await workspace.close('closed', 'test over');
+      await repository.remove();
     }
   });
 });

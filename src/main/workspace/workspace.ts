@@ -4,7 +4,7 @@
  * take turns, so there is never a second project, nor one half closed while the next
  * opens. Everything else asks this slot for "the open project, if any".
  */
-import { opendir, realpath, stat } from 'node:fs/promises';
+import { lstat, opendir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import type { CloseReason, ProjectInfo } from '../../shared/project-types';
@@ -125,11 +125,17 @@ export class Workspace implements Disposable {
     }
   }
 
-  /** A home folder and `/` are warned about before they are indexed; any folder once its scan finds too much. */
+  /**
+   * A home folder and `/` are warned about before they are indexed; any other folder once its
+   * scan finds too much — unless it is a repository: a monorepo of a million files is what
+   * its user meant to open, and it opens at once.
+   */
   private async sizeCheckFor(root: string): Promise<SizeGuardOptions> {
     const home = this.options.home ?? homedir();
     const realHome = await realpath(home).catch(() => home);
-    return { reasonAtOnce: reasonAtOnceFor(root, realHome), largeEntries: this.options.largeFolderEntries ?? LARGE_FOLDER_ENTRIES };
+    const reasonAtOnce = reasonAtOnceFor(root, realHome);
+    const isRepository = await lstat(join(root, '.git')).then(() => true, () => false);
+    return { reasonAtOnce, largeEntries: isRepository && reasonAtOnce === null ? Infinity : (this.options.largeFolderEntries ?? LARGE_FOLDER_ENTRIES) };
   }
 
   /** Runs `task` after every open and close before it has finished (failed ones too). */

@@ -8,7 +8,6 @@ import { formatAccelerator } from '../../shared/accelerator';
 import { useAppState } from './features/app-state/use-app-state';
 import { AskBar } from './features/ask-bar/AskBar';
 import { useAskBar } from './features/ask-bar/use-ask-bar';
-import { useMentionFiles } from './features/ask-bar/use-mention-completion';
 import { useAnswer } from './features/edits/use-answer';
 import { Notices } from './features/notices/Notices';
 import { OpenFolder } from './features/open-folder/OpenFolder';
@@ -26,7 +25,6 @@ export function App() {
   const settings = useSettingsDialog();
   const answer = useAnswer(reportError);
   const bar = useAskBar(state.settings.shortcut, state.currentFile.at, state.project?.id ?? null);
-  const mentionFiles = useMentionFiles(tree);
   const canChooseFolder = state.info?.canChooseFolder ?? false;
   const folderField = useRef<HTMLInputElement>(null);
   // After the bar that asked for it has closed (and given focus back where it was).
@@ -69,7 +67,7 @@ export function App() {
         />
       )}
       <Notices notices={state.notices} onDismiss={dismissNotice} />
-      <StatusBar indexing={state.indexing} isScanHeld={state.sizeWarning?.scanDone ?? false} entryCount={state.project ? tree.size : null} currentFile={state.currentFile} connection={state.connection} latency={state.latency} watchLimit={state.watchLimit} onOpenSettings={settings.open} onShowWatchLimit={showWatchLimit} />
+      <StatusBar indexing={state.indexing} isScanHeld={state.sizeWarning?.scanDone ?? false} entryCount={state.project ? (state.entryCount ?? 0) : null} currentFile={state.currentFile} connection={state.connection} latency={state.latency} watchLimit={state.watchLimit} onOpenSettings={settings.open} onShowWatchLimit={showWatchLimit} />
       {bar.isOpen && (
         <AskBar
           bar={bar}
@@ -79,7 +77,6 @@ export function App() {
           shortcutLabel={shortcutLabel}
           systemWide={systemWide}
           answer={answer}
-          files={mentionFiles}
           onOpenSettings={closingFirst(bar, settings.open)}
           onOpenKey={closingFirst(bar, settings.openAtKey)}
           onOpenFolder={closingFirst(bar, actions.openFolderFromBar)}

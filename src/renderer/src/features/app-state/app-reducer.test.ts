@@ -93,7 +93,7 @@ describe('the file on view belongs to its project', () => {
     const b = { id: 2, root: '/work/b', name: 'b' };
     const viewingA = { ...initialViewState, project: a, openFile: 'src/index.ts' };
     // What getAppState answers after the serve connection came back: B was opened meanwhile (another tab).
-    const state = { project: b, tree: [], currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null, watchLimit: null } as unknown as AppState;
+    const state = { project: b, tree: [], entryCount: 0, currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null, watchLimit: null } as unknown as AppState;
     const after = viewReducer(viewingA, { type: 'state', state });
     expect(after.project?.id).toBe(2);
     expect(after.openFile).toBeNull();
@@ -114,7 +114,7 @@ describe('the size warning', () => {
 
   it('takes the warning and its count from the state a reload loads, while the held scan sends no more progress', () => {
     const held = { ...warning, entriesFound: 134_416, scanDone: true };
-    const state = { project: home, tree: null, sizeWarning: held, currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null, watchLimit: null } as unknown as AppState;
+    const state = { project: home, tree: null, entryCount: null, sizeWarning: held, currentFile: initialViewState.currentFile, recent: [], settings: initialViewState.settings, connection: null, hotkey: null, watchLimit: null } as unknown as AppState;
     const loaded = viewReducer(initialViewState, { type: 'state', state });
     expect(loaded.sizeWarning).toEqual(held);
     expect(loaded.indexing).toBe(134_416);
@@ -145,7 +145,7 @@ describe('the watch limit', () => {
   });
 
   it('says it when a page loads into it, and not again at the next load once dismissed', () => {
-    const state = { ...initialViewState, project, tree: null, sizeWarning: null, watchLimit: limit(80), lastLatency: null } as unknown as AppState;
+    const state = { ...initialViewState, project, tree: null, entryCount: null, sizeWarning: null, watchLimit: limit(80), lastLatency: null } as unknown as AppState;
     const loaded = viewReducer(initialViewState, { type: 'state', state });
     expect(loaded.watchLimit).toEqual(limit(80));
     expect(limitNotices(loaded)).toEqual(['80 folders are not watched.']);

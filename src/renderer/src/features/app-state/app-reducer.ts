@@ -42,6 +42,8 @@ export interface ViewState {
   watchLimit: WatchLimit | null;
   /** Bumped whenever the TreeModel changes. */
   treeVersion: number;
+  /** How many entries main's index holds (the tree holds only the folders opened); null before it is built. */
+  entryCount: number | null;
   currentFile: CurrentFile;
   recent: string[];
   settings: UiSettings;
@@ -66,7 +68,7 @@ export type ViewAction =
   | { type: 'watchLimit'; projectId: number; limit: WatchLimit | null }
   /** The status bar's watch-limit item was pressed: its notice shows again. */
   | { type: 'showWatchLimit' }
-  | { type: 'treeChanged'; projectId: number; complete: boolean }
+  | { type: 'treeChanged'; projectId: number; entryCount: number | null }
   | { type: 'closed'; projectId: number }
   | { type: 'currentFile'; currentFile: CurrentFile }
   | { type: 'recent'; recent: string[] }
@@ -91,6 +93,7 @@ export const initialViewState: ViewState = {
   sizeWarning: null,
   watchLimit: null,
   treeVersion: 0,
+  entryCount: null,
   currentFile: { path: null, source: null, at: 0 },
   recent: [],
   settings: { showIgnored: false, shortcut: DEFAULT_HOTKEY, clipboardSelection: false },
@@ -117,7 +120,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         project: action.state.project,
         // Another project than the one shown (a reconnect after a switch): its file is not on view.
         openFile: action.state.project?.id === state.project?.id ? state.openFile : null,
-        indexing: action.state.project && !action.state.tree ? (state.indexing ?? action.state.sizeWarning?.entriesFound ?? 0) : null,
+        indexing: action.state.project && action.state.entryCount === null ? (state.indexing ?? action.state.sizeWarning?.entriesFound ?? 0) : null,
+        entryCount: action.state.entryCount,
         sizeWarning: action.state.sizeWarning,
         watchLimit: action.state.watchLimit,
         // A page that loads into the limit has not said it yet (after a reload, it says it again: the condition is still on).
@@ -131,7 +135,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         hotkey: action.state.hotkey,
       };
     case 'opened':
-      return { ...state, project: action.project, indexing: 0, sizeWarning: null, watchLimit: null, notices: withWatchLimitNotice(state.notices, null, false), openFile: null, treeVersion: state.treeVersion + 1 };
+      return { ...state, project: action.project, indexing: 0, sizeWarning: null, watchLimit: null, notices: withWatchLimitNotice(state.notices, null, false), openFile: null, treeVersion: state.treeVersion + 1, entryCount: null };
     case 'indexing':
       return isCurrent(action.projectId) && state.indexing !== null ? { ...state, indexing: action.entriesFound } : state;
     case 'sizeWarning':
@@ -143,10 +147,11 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return { ...state, notices: withWatchLimitNotice(state.notices, state.watchLimit, true) };
     case 'treeChanged':
       if (!isCurrent(action.projectId)) return state;
-      return { ...state, treeVersion: state.treeVersion + 1, indexing: action.complete ? null : state.indexing };
+      // The index's size comes once it is built: until then, the count found so far stands.
+      return { ...state, treeVersion: state.treeVersion + 1, indexing: action.entryCount !== null ? null : state.indexing, entryCount: action.entryCount };
     case 'closed':
       if (!isCurrent(action.projectId)) return state;
-      return { ...state, project: null, indexing: null, sizeWarning: null, watchLimit: null, notices: withWatchLimitNotice(state.notices, null, false), openFile: null };
+      return { ...state, project: null, indexing: null, entryCount: null, sizeWarning: null, watchLimit: null, notices: withWatchLimitNotice(state.notices, null, false), openFile: null };
     case 'currentFile':
       return { ...state, currentFile: action.currentFile };
     case 'recent':

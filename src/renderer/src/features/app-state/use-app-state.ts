@@ -85,7 +85,8 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
       // A reload shows the file this tab had on view (if the project still has it).
       const project = result.value.project;
       const wasOpen = project ? recall('open-file', project.root, isString) : null;
-      if (wasOpen !== null && (result.value.tree === null || tree.has(wasOpen))) dispatch({ type: 'openFileIfNone', path: wasOpen });
+      // The file view says so if it is gone since.
+      if (wasOpen !== null) dispatch({ type: 'openFileIfNone', path: wasOpen });
     };
     const subscriptions = [
       flint.on('project:opened', (project) => {
@@ -96,13 +97,13 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
       flint.on('project:indexing', ({ projectId, entriesFound }) => dispatch({ type: 'indexing', projectId, entriesFound })),
       flint.on('project:sizeWarning', ({ projectId, warning }) => dispatch({ type: 'sizeWarning', projectId, warning })),
       flint.on('project:watchLimit', ({ projectId, limit }) => dispatch({ type: 'watchLimit', projectId, limit })),
-      flint.on('project:tree', ({ projectId, entries }) => {
+      flint.on('project:tree', ({ projectId, entries, entryCount }) => {
         if (projectId === shown) tree.load(entries);
-        dispatch({ type: 'treeChanged', projectId, complete: true });
+        dispatch({ type: 'treeChanged', projectId, entryCount });
       }),
-      flint.on('project:changed', ({ projectId, changes }) => {
+      flint.on('project:changed', ({ projectId, changes, entryCount }) => {
         if (projectId === shown) tree.apply(changes);
-        dispatch({ type: 'treeChanged', projectId, complete: false });
+        dispatch({ type: 'treeChanged', projectId, entryCount });
       }),
       flint.on('project:closed', ({ projectId, reason, message }) => {
         if (projectId === shown) {

@@ -43,8 +43,6 @@ export interface AskBarProps {
   /** The shortcut works from other apps too (registered system-wide). */
   systemWide: boolean;
   answer: AnswerHandle;
-  /** The project's files, for `@` completion. */
-  files: () => readonly string[];
   onOpenSettings: () => void;
   /** Settings, with focus in the key field of the provider in use. */
   onOpenKey: () => void;
@@ -53,7 +51,7 @@ export interface AskBarProps {
   focusAfterClose?: () => boolean;
 }
 
-export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, files, onOpenSettings, onOpenKey, onOpenFolder, focusAfterClose }: AskBarProps) {
+export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide, answer, onOpenSettings, onOpenKey, onOpenFolder, focusAfterClose }: AskBarProps) {
   const { scope, focus, draft, setDraft } = bar;
   const { view } = answer;
   const isStreaming = view?.status === 'streaming';
@@ -71,7 +69,7 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
   const followsUp = canFollowUp && isAnswerShown !== isFlipped;
   const onKeyDown = useAskBarKeys({ bar, answer, inputRef, followsUp, canFollowUp, onToggleNew: () => setFlipped((value) => !value), onAttempt: markAttempted });
   const change = scope?.recentChange ?? null;
-  const completion = useMentionCompletion(draft, setDraft, inputRef, files);
+  const completion = useMentionCompletion(draft, setDraft, inputRef);
   const isProject = scope?.subject === 'project';
   // The answer follows its stream; a new turn or conversation (the user just sent it) comes into view.
   const follow = useFollowStream(`${view?.sessionId}:${view?.turns.at(-1)?.index}`);

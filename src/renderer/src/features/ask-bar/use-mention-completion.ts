@@ -1,13 +1,14 @@
 /**
  * The `@` completion in the ask bar's input: which mention the caret is in, the files
- * offered for it, the active one, and the keys while the list is open — ↑/↓ move,
- * Enter or Tab complete, Esc dismisses the list (not the bar). The input keeps focus
- * throughout; the list is announced through aria-activedescendant.
+ * offered for it (ranked by main over the whole index), the active one, and the keys while
+ * the list is open — ↑/↓ move, Enter or Tab complete, Esc dismisses the list (not the bar).
+ * Enter or Tab typed before the files for the newest query came completes with its best
+ * one when they come. The input keeps focus throughout; the list is announced through
+ * aria-activedescendant.
  */
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type Dispatch, type KeyboardEvent, type RefObject, type SetStateAction, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type Dispatch, type KeyboardEvent, type RefObject, type SetStateAction, type SyntheticEvent } from 'react';
 import { completeMention, mentionAtCaret } from '../../../../shared/mentions';
-import type { TreeModel } from '../tree/tree-model';
-import { mentionableFiles, rankPaths } from './mention-match';
+import { flint } from '../../lib/flint';
 
 export interface MentionCompletionHandle {
   isOpen: boolean;
@@ -25,7 +26,7 @@ export interface MentionCompletionHandle {
   onCaret: (event: SyntheticEvent<HTMLTextAreaElement>) => void;
 }
 
-export function useMentionCompletion(draft: string, setDraft: Dispatch<SetStateAction<string>>, inputRef: RefObject<HTMLTextAreaElement | null>, files: () => readonly string[]): MentionCompletionHandle {
+export function useMentionCompletion(draft: string, setDraft: Dispatch<SetStateAction<string>>, inputRef: RefObject<HTMLTextAreaElement | null>): MentionCompletionHandle {
   const [caret, setCaret] = useState(draft.length);
   const [active, setActive] = useState(0);
   /** The mention and query (`start:query`) whose list the user dismissed with Esc: typing on opens it again. */
@@ -34,9 +35,12 @@ export function useMentionCompletion(draft: string, setDraft: Dispatch<SetStateA
   const id = useId();
   const at = mentionAtCaret(draft, Math.min(caret, draft.length));
   const query = at?.query ?? null;
-  // Ranked only while a mention is typed: the tree can hold 50,000 files.
-  const options = useMemo(() => (query === null ? [] : rankPaths(files(), query)), [query, files]);
+  const suggestions = useSuggestions(query);
+  // The last list stays while the next query's is on its way (main answers within a frame or so).
+  const options = query === null || suggestions === null ? [] : suggestions.paths;
   const isOpen = at !== null && `${at.start}:${at.query}` !== dismissed && options.length > 0;
+  /** The query whose Enter or Tab came before its files. */
+  const pickWhenIn = useRef<string | null>(null);
   useEffect(() => setActive(0), [query]);
   useLayoutEffect(() => {
     // After a completion: the caret goes after the inserted path, once React has put it in.
@@ -57,8 +61,21 @@ export function useMentionCompletion(draft: string, setDraft: Dispatch<SetStateA
     [at, draft, setDraft, inputRef],
   );
 
+  useEffect(() => {
+    if (suggestions === null || pickWhenIn.current !== suggestions.query) return;
+    pickWhenIn.current = null;
+    // The one the user moved to while the list was on its way (↓ works on the last list).
+    if (suggestions.query === query && suggestions.paths.length > 0) pick(suggestions.paths[Math.min(active, suggestions.paths.length - 1)]!);
+  }, [suggestions, query, active, pick]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (!isOpen || event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (event.altKey || event.ctrlKey || event.metaKey) return false;
+    const waiting = at !== null && `${at.start}:${at.query}` !== dismissed && suggestions?.query !== query;
+    if (waiting && (event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
+      pickWhenIn.current = query;
+      return true;
+    }
+    if (!isOpen) return false;
     switch (event.key) {
       case 'ArrowDown':
         setActive((index) => (index + 1) % options.length);
@@ -83,11 +100,16 @@ export function useMentionCompletion(draft: string, setDraft: Dispatch<SetStateA
   return { isOpen, typing: isOpen ? `@${at.query}` : null, options, active, listId: `${id}-mentions`, optionId: (index) => `${id}-mention-${index}`, pick, setActive, onKeyDown, onCaret };
 }
 
-/** The files `@` can name, from the tree the renderer already has: listed again only when the tree changed. */
-export function useMentionFiles(tree: TreeModel): () => readonly string[] {
-  const cache = useRef<{ version: number; files: string[] }>({ version: -1, files: [] });
-  return useCallback(() => {
-    if (cache.current.version !== tree.version) cache.current = { version: tree.version, files: mentionableFiles(tree.allEntries()) };
-    return cache.current.files;
-  }, [tree]);
+/** Main's files for the mention being typed: the newest answer, with the query it is for. */
+function useSuggestions(query: string | null): { query: string; paths: string[] } | null {
+  const [answer, setAnswer] = useState<{ query: string; paths: string[] } | null>(null);
+  useEffect(() => {
+    if (query === null) return;
+    let live = true;
+    void flint.suggestFiles({ query }).then((result) => live && setAnswer({ query, paths: result.ok ? result.value : [] }));
+    return () => {
+      live = false;
+    };
+  }, [query]);
+  return answer;
 }

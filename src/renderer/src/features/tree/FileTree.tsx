@@ -1,16 +1,15 @@
 /**
- * The project tree: virtualized (50,000 entries scroll like 50), keyboard-driven, ARIA tree.
+ * The project tree: lazy (folders listed by main as they open), virtualized (50,000 rows
+ * scroll like 50), keyboard-driven, ARIA tree; its filter searches main's whole index.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TreeModel } from './tree-model';
 import { ROW_HEIGHT } from './tree-navigation';
 import { rowId, TreeRowView } from './TreeRowView';
+import { FILTER_LIMIT, useFileFilter } from './use-file-filter';
 import { useTreeExpansion } from './use-tree-expansion';
 import { useTreeNavigation } from './use-tree-navigation';
-
-/** A filter shows at most this many matches; more means the query should be narrower. */
-const FILTER_LIMIT = 5000;
 
 export interface FileTreeProps {
   model: TreeModel;
@@ -26,13 +25,15 @@ export interface FileTreeProps {
 export function FileTree({ model, version, showIgnored, selectedPath, onOpenFile, onError, projectRoot }: FileTreeProps) {
   const [filter, setFilter] = useState('');
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { expanded, toggle } = useTreeExpansion(model, onError, projectRoot);
+  const { expanded, toggle, listings } = useTreeExpansion(model, version, onError, projectRoot);
   const query = filter.trim();
-  const rows = useMemo(
-    () => (query ? model.filterRows(query, showIgnored, FILTER_LIMIT) : model.visibleRows(expanded, showIgnored)),
-    // `version` stands for the model's contents.
-    [model, version, expanded, showIgnored, query],
+  const matches = useFileFilter(query, showIgnored, version, onError);
+  const folderRows = useMemo(
+    () => model.visibleRows(expanded, showIgnored),
+    // `version` and `listings` stand for the model's contents.
+    [model, version, listings, expanded, showIgnored],
   );
+  const rows = matches?.rows ?? folderRows;
   const { activeIndex, open, onKeyDown, ensureActiveRow } = useTreeNavigation({ rows, scrollRef, toggle, onOpenFile });
 
   const virtualizer = useVirtualizer({
@@ -62,7 +63,8 @@ export function FileTree({ model, version, showIgnored, selectedPath, onOpenFile
           }
         }}
       />
-      {query && rows.length >= FILTER_LIMIT && (
+      {matches?.indexing && <p className="tree-hint">Still indexing: the filter searches every file once they are all found.</p>}
+      {matches?.more && (
         <p className="tree-hint">Showing the first {FILTER_LIMIT.toLocaleString()} matches; type more to narrow.</p>
       )}
       <div

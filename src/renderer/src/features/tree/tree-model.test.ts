@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../../../shared/project-types';
+import { parentPath } from '../../../../shared/paths';
 import { TreeModel, type TreeRow } from './tree-model';
 
 const file = (path: string, extra: Partial<TreeEntry> = {}): TreeEntry => ({ path, kind: 'file', ...extra });
@@ -7,10 +8,18 @@ const folder = (path: string, extra: Partial<TreeEntry> = {}): TreeEntry => ({ p
 
 const names = (rows: TreeRow[]): string[] => rows.map((row) => row.entry.path);
 
+/** A model as main would fill it: the top level, then every visible folder listed (as if each was opened once). */
+function modelOf(entries: readonly TreeEntry[]): TreeModel {
+  const model = new TreeModel();
+  const childrenOf = (folder: string) => entries.filter((entry) => parentPath(entry.path) === folder);
+  model.load(childrenOf(''));
+  for (const entry of entries) if (entry.kind === 'directory' && entry.unlisted === undefined) model.addListed(entry.path, childrenOf(entry.path));
+  return model;
+}
+
 /** A small project: two folders, files whose names need natural sorting, a hidden folder. */
 function sampleModel(): TreeModel {
-  const model = new TreeModel();
-  model.load([
+  return modelOf([
     file('file10.txt'),
     file('README.md'),
     folder('src'),
@@ -24,7 +33,6 @@ function sampleModel(): TreeModel {
     folder('dist', { ignored: true, unlisted: 'ignored' }),
     file('debug.log', { ignored: true }),
   ]);
-  return model;
 }
 
 describe('TreeModel', () => {
@@ -140,8 +148,7 @@ describe('TreeModel', () => {
     });
 
     it('does not touch a sibling whose name starts with the removed folder name', () => {
-      const model = new TreeModel();
-      model.load([folder('src'), file('src/a.ts'), folder('src-old'), file('src-old/a.ts')]);
+      const model = modelOf([folder('src'), file('src/a.ts'), folder('src-old'), file('src-old/a.ts')]);
       model.apply([{ type: 'removed', path: 'src' }]);
       expect(model.get('src-old/a.ts')).toBeDefined();
     });
@@ -203,7 +210,65 @@ describe('TreeModel', () => {
     });
   });
 
-  describe('hidden folders listed on demand', () => {
+  describe('folders listed as they open', () => {
+    it('holds only the top level until a folder is listed, and then its children', () => {
+      const model = new TreeModel();
+      model.load([folder('src'), file('README.md')]);
+      expect(model.needsListing(model.get('src')!)).toBe(true);
+      expect(names(model.visibleRows(new Set(['src']), false))).toEqual(['src', 'README.md']);
+
+      model.addListed('src', [file('src/a.ts'), folder('src/lib')]);
+
+      expect(model.needsListing(model.get('src')!)).toBe(false);
+      expect(model.needsListing(model.get('src/lib')!)).toBe(true);
+      expect(names(model.visibleRows(new Set(['src']), false))).toEqual(['src', 'src/lib', 'src/a.ts', 'README.md']);
+    });
+
+    it('drops a change in a folder it has not listed (the listing will be newer), and keeps one in a listed folder', () => {
+      const model = new TreeModel();
+      model.load([folder('src'), folder('docs')]);
+      model.addListed('docs', []);
+      model.apply([
+        { type: 'added', entry: file('src/new.ts') },
+        { type: 'added', entry: file('docs/new.md') },
+        { type: 'added', entry: file('top.txt') },
+      ]);
+      expect(model.get('src/new.ts')).toBeUndefined();
+      expect(model.get('docs/new.md')).toBeDefined();
+      expect(model.get('top.txt')).toBeDefined();
+    });
+
+    it('takes a listing as the folder now: children gone since are dropped, a listed subfolder keeps its own', () => {
+      const model = modelOf([folder('src'), file('src/old.ts'), folder('src/lib'), file('src/lib/util.ts')]);
+      model.addListed('src', [folder('src/lib'), file('src/new.ts')]);
+      expect(model.get('src/old.ts')).toBeUndefined();
+      expect(model.get('src/new.ts')).toBeDefined();
+      expect(model.get('src/lib/util.ts')).toBeDefined();
+      // A folder that became a file loses what was below it.
+      model.addListed('src', [file('src/lib')]);
+      expect(model.get('src/lib/util.ts')).toBeUndefined();
+    });
+
+    it('ignores a listing of a folder gone since, or one asked for before the tree was loaded again', () => {
+      const model = modelOf([folder('src'), folder('docs')]);
+      const before = model.generation;
+      model.apply([{ type: 'removed', path: 'src' }]);
+      model.addListed('src', [file('src/a.ts')]);
+      expect(model.get('src/a.ts')).toBeUndefined();
+
+      model.load([folder('docs')]);
+      model.addListed('docs', [file('docs/stale.md')], before);
+      expect(model.get('docs/stale.md')).toBeUndefined();
+      expect(model.needsListing(model.get('docs')!)).toBe(true);
+    });
+
+    it('forgets every listing on a new load: open folders are listed again', () => {
+      const model = modelOf([folder('src'), file('src/a.ts')]);
+      model.load([folder('src')]);
+      expect(model.get('src/a.ts')).toBeUndefined();
+      expect(model.needsListing(model.get('src')!)).toBe(true);
+    });
+
     it('needs listing for an ignored, unlisted folder until its children are added', () => {
       const model = sampleModel();
       const dist = model.get('dist')!;
@@ -226,14 +291,14 @@ describe('TreeModel', () => {
       ]);
     });
 
-    it('never needs listing for a visible folder, a permission-denied folder or a file', () => {
+    it('never needs listing for a folder listed, a permission-denied folder or a file', () => {
       const model = sampleModel();
       expect(model.needsListing(model.get('src')!)).toBe(false);
       expect(model.needsListing(folder('locked', { unlisted: 'permission-denied' }))).toBe(false);
       expect(model.needsListing(model.get('README.md')!)).toBe(false);
     });
 
-    it('keeps existing entries when a listing repeats them', () => {
+    it('keeps entries a listing repeats, and adds the new ones', () => {
       const model = sampleModel();
       model.addListed('dist', [file('dist/a.js', { ignored: true })]);
       model.addListed('dist', [file('dist/a.js', { ignored: true }), file('dist/b.js', { ignored: true })]);
@@ -257,39 +322,6 @@ describe('TreeModel', () => {
     });
   });
 
-  describe('filterRows', () => {
-    it('matches files by a case-insensitive substring of their path', () => {
-      const rows = sampleModel().filterRows('UTIL', false, 100);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ entry: { path: 'src/lib/util.ts' }, name: 'src/lib/util.ts', depth: 1, isExpanded: false });
-    });
-
-    it('matches against folder names in the path but never returns folders', () => {
-      const rows = sampleModel().filterRows('src', false, 100);
-      expect(names(rows)).toEqual(['src/a.ts', 'src/b.ts', 'src/lib/util.ts']);
-    });
-
-    it('sorts matches naturally by path', () => {
-      expect(names(sampleModel().filterRows('file', false, 100))).toEqual(['file2.txt', 'file10.txt']);
-    });
-
-    it('excludes ignored files unless showIgnored is set', () => {
-      const model = sampleModel();
-      expect(names(model.filterRows('.log', false, 100))).toEqual([]);
-      expect(names(model.filterRows('.log', true, 100))).toEqual(['debug.log']);
-    });
-
-    it('returns at most limit rows', () => {
-      const model = new TreeModel();
-      model.load(Array.from({ length: 30 }, (_, index) => file(`match-${index}.ts`)));
-      expect(model.filterRows('match', false, 7)).toHaveLength(7);
-    });
-
-    it('returns nothing when no path matches', () => {
-      expect(sampleModel().filterRows('zzz', true, 100)).toEqual([]);
-    });
-  });
-
   it('loads 50,000 entries and lists them all when every folder is expanded', () => {
     const entries: TreeEntry[] = [];
     const folders = new Set<string>();
@@ -307,8 +339,7 @@ describe('TreeModel', () => {
     const fileCount = entries.length - folders.size;
     expect(fileCount).toBe(50_000);
 
-    const model = new TreeModel();
-    model.load(entries);
+    const model = modelOf(entries);
     const rows = model.visibleRows(folders, false);
 
     expect(model.size).toBe(50_000 + folders.size);

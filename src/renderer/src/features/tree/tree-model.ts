@@ -1,9 +1,11 @@
 /**
- * The renderer's copy of the project tree, and the flattened rows a virtual list draws.
+ * The renderer's part of the project tree, and the flattened rows a virtual list draws.
  *
- * Mutable on purpose: a 50,000-entry tree is updated in place by each batch of
- * changes, and only the folders touched re-sort. `version` ticks on every change so
- * React knows when to recompute rows.
+ * Lazy: it holds the top level and the folders the user opened, each listed by main as it
+ * opens (a million-file project never crosses the socket whole). Changes in a folder not
+ * listed are dropped: its listing, when it comes, is newer than they are. Mutable on
+ * purpose: each batch of changes updates it in place, and only the folders touched re-sort.
+ * `version` ticks on every change so React knows when to recompute rows.
  */
 import { baseName, isSameOrBelow, parentPath } from '../../../../shared/paths';
 import type { TreeChange, TreeEntry } from '../../../../shared/project-types';
@@ -26,9 +28,11 @@ export class TreeModel {
   private readonly children = new Map<string, Set<string>>();
   /** Folder → children sorted for display; dropped when the folder changes. */
   private readonly sorted = new Map<string, TreeEntry[]>();
-  /** Hidden folders whose children were fetched on demand. */
-  private readonly listedOnDemand = new Set<string>();
+  /** Folders whose children are here ('' once the top level is). */
+  private readonly listed = new Set<string>();
   version = 0;
+  /** Ticks on every load: a listing asked for before it belongs to an older tree. */
+  generation = 0;
 
   get size(): number {
     return this.entries.size;
@@ -38,14 +42,16 @@ export class TreeModel {
     return this.entries.get(path);
   }
 
-  /** Replaces everything with a full tree. */
-  load(entries: readonly TreeEntry[]): void {
+  /** Replaces everything with a new top level (open folders are listed again). */
+  load(topLevel: readonly TreeEntry[]): void {
     this.entries.clear();
     this.children.clear();
     this.sorted.clear();
-    this.listedOnDemand.clear();
-    for (const entry of entries) this.put(entry);
+    this.listed.clear();
+    for (const entry of topLevel) this.put(entry);
+    this.listed.add('');
     this.version += 1;
+    this.generation += 1;
   }
 
   /** Applies a batch of live changes in order. */
@@ -54,7 +60,7 @@ export class TreeModel {
       switch (change.type) {
         case 'added':
           this.remove(change.entry.path);
-          this.put(change.entry);
+          if (this.listed.has(parentPath(change.entry.path))) this.put(change.entry);
           break;
         case 'removed':
           this.remove(change.path);
@@ -70,26 +76,35 @@ export class TreeModel {
     this.version += 1;
   }
 
-  /** Adds the children of a hidden folder fetched with `listDirectory`. */
-  addListed(folder: string, entries: readonly TreeEntry[]): void {
-    for (const entry of entries) if (!this.entries.has(entry.path)) this.put(entry);
-    this.listedOnDemand.add(folder);
+  /**
+   * A folder's children as main listed them (for the tree of `generation`): they replace what
+   * was known. A folder gone since, or a listing for an older tree, changes nothing.
+   */
+  addListed(folder: string, children: readonly TreeEntry[], generation = this.generation): void {
+    if (generation !== this.generation || (folder !== '' && this.entries.get(folder)?.kind !== 'directory')) return;
+    const fresh = new Set(children.map((entry) => entry.path));
+    for (const known of [...(this.children.get(folder) ?? [])]) if (!fresh.has(known)) this.remove(known);
+    for (const entry of children) {
+      const known = this.entries.get(entry.path);
+      // Replaced only if it changed: a listed subfolder keeps its children.
+      if (known && known.kind === entry.kind && known.unlisted === entry.unlisted) this.entries.set(entry.path, entry);
+      else {
+        this.remove(entry.path);
+        this.put(entry);
+      }
+    }
+    this.sorted.delete(folder);
+    this.listed.add(folder);
     this.version += 1;
-  }
-
-  /** Whether a folder's children must be fetched before it can be shown expanded. */
-  /** Whether the tree has an entry at `path`. */
-  /** Every entry, in no particular order (the ask bar's `@` completion filters and ranks them). */
-  allEntries(): IterableIterator<TreeEntry> {
-    return this.entries.values();
   }
 
   has(path: string): boolean {
     return this.entries.has(path);
   }
 
+  /** Whether a folder's children must be fetched before it can be shown expanded. */
   needsListing(entry: TreeEntry): boolean {
-    return entry.unlisted === 'ignored' && !this.listedOnDemand.has(entry.path);
+    return entry.kind === 'directory' && entry.unlisted !== 'permission-denied' && entry.unlisted !== 'error' && !this.listed.has(entry.path);
   }
 
   /** The rows to draw: expanded folders' children, depth first, folders before files. */
@@ -105,18 +120,6 @@ export class TreeModel {
     };
     visit('', 1);
     return rows;
-  }
-
-  /** Files whose path contains `query` (case-insensitive), as flat rows in path order, the first `limit`. */
-  filterRows(query: string, showIgnored: boolean, limit: number): TreeRow[] {
-    const needle = query.toLowerCase();
-    const matches: TreeEntry[] = [];
-    for (const entry of this.entries.values()) {
-      if (entry.kind === 'directory' || (entry.ignored && !showIgnored)) continue;
-      if (entry.path.toLowerCase().includes(needle)) matches.push(entry);
-    }
-    matches.sort((a, b) => collator.compare(a.path, b.path));
-    return matches.slice(0, limit).map((entry) => ({ entry, name: entry.path, depth: 1, isExpanded: false }));
   }
 
   private sortedChildren(folder: string): TreeEntry[] {
@@ -147,7 +150,7 @@ export class TreeModel {
       this.sorted.delete(target);
     };
     drop(path);
-    for (const listed of [...this.listedOnDemand]) if (isSameOrBelow(listed, path)) this.listedOnDemand.delete(listed);
+    for (const listed of [...this.listed]) if (listed !== '' && isSameOrBelow(listed, path)) this.listed.delete(listed);
     const parent = parentPath(path);
     this.children.get(parent)?.delete(path);
     this.sorted.delete(parent);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TreeEntry } from '../../../../shared/project-types';
+import type { TreeEntry } from '../../shared/project-types';
 import { mentionableFiles, rankPaths } from './mention-match';
 
 const PATHS = ['README.md', 'src/a.ts', 'src/b.ts', 'src/lib/str-util.ts', 'scripts/release.sh', 'test/src-map.test.ts', 'docs/über/naïve.md'];

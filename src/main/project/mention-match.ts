@@ -1,5 +1,6 @@
 /**
- * Which project files the `@` completion offers for what was typed after it. Pure, so
+ * Which project files the `@` completion offers for what was typed after it, ranked in main
+ * over the whole index (the renderer holds only the folders on screen). Pure, so
  * the order is tested without a browser. Only a suggestion: main checks whatever is sent.
  *
  * Best first: the path starts with the query; then the file name does; then a folder or
@@ -7,7 +8,8 @@
  * it contains it; then its letters appear in order (`sat` for `src/a.ts`). Case is
  * ignored. Ties go to the shorter path (closer to the root), then alphabetical order.
  */
-import type { TreeEntry } from '../../../../shared/project-types';
+import type { TreeEntry } from '../../shared/project-types';
+import { BestOf } from './best-of';
 
 /** How many suggestions the list shows. */
 export const MAX_SUGGESTIONS = 8;
@@ -23,15 +25,14 @@ export function mentionableFiles(entries: Iterable<TreeEntry>): string[] {
 }
 
 /** The best `limit` of `paths` for `query`, best first. */
-export function rankPaths(paths: readonly string[], query: string, limit = MAX_SUGGESTIONS): string[] {
+export function rankPaths(paths: Iterable<string>, query: string, limit = MAX_SUGGESTIONS): string[] {
   const needle = query.toLowerCase();
-  const scored: Array<{ path: string; score: number }> = [];
+  const best = new BestOf<{ path: string; score: number }>(limit, (a, b) => b.score - a.score || a.path.length - b.path.length || a.path.localeCompare(b.path));
   for (const path of paths) {
     const score = scoreOf(path.toLowerCase(), needle);
-    if (score > 0) scored.push({ path, score });
+    if (score > 0) best.add({ path, score });
   }
-  scored.sort((a, b) => b.score - a.score || a.path.length - b.path.length || a.path.localeCompare(b.path));
-  return scored.slice(0, limit).map((entry) => entry.path);
+  return best.take().map((entry) => entry.path);
 }
 
 /** 0: no match; higher is better. */

@@ -1,0 +1,32 @@
+/**
+ * The first `limit` of a stream of items in an order, without sorting them all: a search
+ * over a million paths that matches most of them keeps at most a few times `limit`.
+ */
+export class BestOf<T> {
+  private items: T[] = [];
+  /** How many were offered; more than `limit` means the answer is cut. */
+  offered = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly compare: (a: T, b: T) => number,
+  ) {}
+
+  add(item: T): void {
+    this.offered += 1;
+    this.items.push(item);
+    // Sorting and cutting at four times the limit keeps each item's cost at O(log limit) on average.
+    if (this.items.length >= this.limit * 4 + 16) this.cut();
+  }
+
+  /** The best `limit`, best first. */
+  take(): T[] {
+    this.cut();
+    return this.items;
+  }
+
+  private cut(): void {
+    this.items.sort(this.compare);
+    if (this.items.length > this.limit) this.items.length = this.limit;
+  }
+}
