@@ -97,9 +97,11 @@ async function main(): Promise<void> {
     figures.push(
       { name: 'open_1m_first_tree_ms', value: tree.open_1m_first_tree_ms, unit: 'ms', budget: '≤ 1000 (first paint)' },
       { name: 'open_1m_indexed_ms', value: tree.open_1m_indexed_ms, unit: 'ms', budget: '≤ 15000' },
+      { name: 'open_1m_watching_ms', value: tree.open_1m_watching_ms, unit: 'ms', budget: '≤ 15000 (watched throughout)' },
       { name: 'open_1m_rss_mb', value: tree.open_1m_rss_mb, unit: 'MB', budget: '≤ 600' },
       { name: 'open_1m_peak_rss_mb', value: tree.open_1m_peak_rss_mb, unit: 'MB', budget: '≤ 600' },
       { name: 'watch_1m_p95_ms', value: tree.watch_1m_p95_ms, unit: 'ms', budget: '≤ 200' },
+      { name: 'mention_1m_answer_p95_ms', value: tree.mention_1m_answer_p95_ms, unit: 'ms', budget: '≤ 50 with its paint' },
     );
   }
   if (runs('diff')) {
@@ -160,12 +162,12 @@ async function measureProjects(log: (line: string) => void): Promise<Figure[]> {
   return figures;
 }
 
-/** Folder chosen → full tree delivered to the client; the median of a few opens. */
+/** Folder chosen → the whole index's tree delivered to the client; the median of a few opens. */
 async function timeOpen(client: ServeClient, root: string): Promise<number> {
   const times: number[] = [];
   for (let run = 0; run < OPEN_RUNS; run += 1) {
     const started = performance.now();
-    const tree = client.waitFor('project:tree');
+    const tree = client.waitFor('project:tree', ({ entryCount }) => entryCount !== null);
     const result = await client.request('project:open', { path: root });
     if (!result.ok) throw new Error(result.error.message);
     await tree;

@@ -29,7 +29,15 @@ export async function syntheticProject(fileCount: number): Promise<{ root: strin
     }
   }
   const marker = join(root, '.flint-bench-complete');
-  if (existsSync(marker)) return { root, files };
+  // A repository (as a monorepo is): opened at once, never held by the size warning.
+  const repository = async (): Promise<void> => {
+    await mkdir(join(root, '.git'), { recursive: true });
+    await writeFile(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  };
+  if (existsSync(marker)) {
+    await repository();
+    return { root, files };
+  }
 
   await rm(root, { recursive: true, force: true });
   for (const folder of folders) await mkdir(join(root, folder), { recursive: true });
@@ -45,6 +53,7 @@ export async function syntheticProject(fileCount: number): Promise<{ root: strin
     await mkdir(join(root, hidden), { recursive: true });
     await writeFile(join(root, hidden, 'index.js'), 'module.exports = 1;\n');
   }
+  await repository();
   await writeFile(marker, '');
   return { root, files };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../shared/project-types';
 import { BestOf } from './best-of';
-import { filterFiles } from './file-filter';
+import { filterFiles, naturalCompare } from './file-filter';
 
 const file = (path: string, extra: Partial<TreeEntry> = {}): TreeEntry => ({ path, kind: 'file', ...extra });
 const folder = (path: string): TreeEntry => ({ path, kind: 'directory' });
@@ -32,6 +32,39 @@ describe('filterFiles', () => {
     expect(paths(found.entries)).toEqual(['match-0.ts', 'match-1.ts', 'match-2.ts', 'match-3.ts', 'match-4.ts', 'match-5.ts', 'match-6.ts']);
     expect(found.more).toBe(true);
     expect(filterFiles(many, 'match', false, 30).more).toBe(false);
+  });
+});
+
+describe('naturalCompare', () => {
+  it.each<[string, string]>([
+    ['file2.ts', 'file10.ts'],
+    ['File2', 'file3'],
+    ['a/b', 'a/c'],
+    ['v1.9', 'v1.10'],
+    ['x007', 'x8'],
+    ['abc', 'abcd'],
+    ['src/a.ts', 'src/b.ts'],
+  ])('puts %j before %j', (before, after) => {
+    expect(naturalCompare(before, after)).toBeLessThan(0);
+    expect(naturalCompare(after, before)).toBeGreaterThan(0);
+  });
+
+  it('tells apart names that differ only in case or leading zeros, and is 0 only for the same string', () => {
+    expect(naturalCompare('README', 'readme')).not.toBe(0);
+    expect(Math.sign(naturalCompare('README', 'readme'))).toBe(-Math.sign(naturalCompare('readme', 'README')));
+    expect(naturalCompare('x07', 'x7')).not.toBe(0);
+    expect(naturalCompare('same/path.ts', 'same/path.ts')).toBe(0);
+  });
+
+  it('sorts like a total order: seeded random names sorted twice in different orders agree', () => {
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const alphabet = 'aAbB019/._-';
+    const names = Array.from({ length: 500 }, () => Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    const once = [...names].sort(naturalCompare);
+    const again = [...names].reverse().sort(naturalCompare);
+    expect(again).toEqual(once);
+    for (let index = 1; index < once.length; index += 1) expect(naturalCompare(once[index - 1]!, once[index]!)).toBeLessThanOrEqual(0);
   });
 });
 

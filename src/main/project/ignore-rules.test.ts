@@ -158,4 +158,13 @@ describe('IgnoreRules', () => {
       expect(rules.isInsideIgnoredDirectory('dist/keep.js')).toBe(true);
     });
   });
+
+  it('counts the same .gitignore read twice once (a folder listed again adds nothing)', () => {
+    const rules = new IgnoreRules();
+    rules.add('src', '*.log\n!keep.log\n');
+    rules.add('src', '*.log\n!keep.log\n');
+    expect((rules as unknown as { matchers: Map<string, unknown[]> }).matchers.get('src')).toHaveLength(1);
+    expect(rules.isIgnored('src/a.log', false)).toBe(true);
+    expect(rules.isIgnored('src/keep.log', false)).toBe(false);
+  });
 });

@@ -12,11 +12,16 @@ import { isScratchName } from '../fs/captured-file';
 export class IgnoreRules {
   /** Folder ('' for the root) → its matchers, lowest precedence first. */
   private readonly matchers = new Map<string, Ignore[]>();
+  /** Folder → the pattern texts added for it. */
+  private readonly texts = new Map<string, Set<string>>();
   /** Memo of `isIgnoredDirectory`, cleared whenever rules are added. */
   private readonly directoryMemo = new Map<string, boolean>();
 
-  /** Adds the patterns of a .gitignore (or info/exclude) that lives in `directory`. */
+  /** Adds the patterns of a .gitignore (or info/exclude) that lives in `directory` (the same text twice counts once: a folder can be read again). */
   add(directory: string, patterns: string): void {
+    const texts = this.texts.get(directory) ?? new Set<string>();
+    if (texts.has(patterns)) return;
+    this.texts.set(directory, texts.add(patterns));
     const list = this.matchers.get(directory) ?? [];
     list.push(ignore({ allowRelativePaths: false }).add(patterns));
     this.matchers.set(directory, list);

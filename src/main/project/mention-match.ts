@@ -24,25 +24,29 @@ export function mentionableFiles(entries: Iterable<TreeEntry>): string[] {
   return paths;
 }
 
-/** The best `limit` of `paths` for `query`, best first. */
-export function rankPaths(paths: Iterable<string>, query: string, limit = MAX_SUGGESTIONS): string[] {
+/** The best `limit` of `paths` for `query`, best first. `lower[i]`, if given, is `paths[i]` lower-cased (a million paths are not lower-cased per keystroke). */
+export function rankPaths(paths: readonly string[], query: string, limit = MAX_SUGGESTIONS, lower?: readonly string[]): string[] {
   const needle = query.toLowerCase();
   const best = new BestOf<{ path: string; score: number }>(limit, (a, b) => b.score - a.score || a.path.length - b.path.length || a.path.localeCompare(b.path));
-  for (const path of paths) {
-    const score = scoreOf(path.toLowerCase(), needle);
+  for (let index = 0; index < paths.length; index += 1) {
+    const path = paths[index]!;
+    const score = scoreOf(lower?.[index] ?? path.toLowerCase(), needle);
     if (score > 0) best.add({ path, score });
   }
   return best.take().map((entry) => entry.path);
 }
 
+/** Characters after which a word of a path starts: `/ . _ -` and whitespace. */
+const WORD_START = new Set([...'/._- \t\n\r\f\v'].map((character) => character.charCodeAt(0)));
+
 /** 0: no match; higher is better. */
 function scoreOf(path: string, needle: string): number {
   if (needle === '') return 1;
   if (path.startsWith(needle)) return 5;
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  if (name.startsWith(needle)) return 4;
+  // The file name starts with it (no slice: this runs over a million paths per keystroke).
+  if (path.startsWith(needle, path.lastIndexOf('/') + 1)) return 4;
   const at = path.indexOf(needle);
-  if (at > 0 && /[/._\-\s]/.test(path[at - 1]!)) return 3;
+  if (at > 0 && WORD_START.has(path.charCodeAt(at - 1))) return 3;
   if (at !== -1) return 2;
   return isSubsequence(needle, path) ? 1 : 0;
 }

@@ -3,7 +3,7 @@
  * folders listed on demand (from disk while the first scan runs, from the index after),
  * and the filter and `@` answered over the whole index. Real folders, the real scan.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, symlink } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../shared/project-types';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
@@ -88,5 +88,24 @@ describe('ProjectSession, lazily', () => {
     await waitFor(() => session!.tree.suggestFiles('strings').length === 2, 'the new file offered');
     expect(session.tree.suggestFiles('strings')).toEqual(['src/util/strings.ts', 'src/util/strings2.ts']);
     expect(session.tree.entryCount).toBe(12);
+  });
+
+  it('lists a folder inside a hidden one from disk, and never lists through a link, before or after the index is whole', async () => {
+    await project.write({ 'dist/assets/logo.svg': '<svg/>' });
+    await symlink(project.path('src'), project.path('linked-src'));
+    await symlink(project.path('src'), project.path('dist/linked'));
+    const held = Promise.withResolvers<void>();
+    const fileSystem: ScanFileSystem = { readdir: async (path) => (path.endsWith('util') && (await held.promise), readdir(path, { withFileTypes: true })) };
+    session = new ProjectSession({ root: project.root, logger: createMemoryLogger(), fileSystem });
+    const shown = Promise.withResolvers<void>();
+    session.onDidShowTopLevel(() => shown.resolve());
+    const started = session.start();
+    await shown.promise;
+    await expect(session.tree.list('linked-src')).rejects.toMatchObject({ code: 'not-a-directory', message: expect.stringContaining('link') });
+    held.resolve();
+    await started;
+    expect(await session.tree.list('dist/assets')).toEqual([{ path: 'dist/assets/logo.svg', kind: 'file', ignored: true }]);
+    await expect(session.tree.list('dist/linked')).rejects.toMatchObject({ code: 'not-a-directory' });
+    await expect(session.tree.list('linked-src')).rejects.toMatchObject({ code: 'not-found' });
   });
 });

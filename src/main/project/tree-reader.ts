@@ -5,13 +5,15 @@
  * from disk; after, everything comes from the index (hidden folders from disk: the index
  * does not go into them).
  */
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FileMatches, TreeEntry } from '../../shared/project-types';
 import { FlintFailure } from '../../shared/result';
 import { toFlintFailure } from '../fs/fs-errors';
 import { relativePathOf } from '../fs/project-files';
 import { filterFiles } from './file-filter';
 import type { IgnoreRules } from './ignore-rules';
-import { mentionableFiles, rankPaths } from './mention-match';
+import { MAX_SUGGESTIONS, mentionableFiles, rankPaths } from './mention-match';
 import type { ProjectIndex } from './project-index';
 import { listFolder } from './tree-scanner';
 
@@ -20,8 +22,8 @@ type ReaderState = { kind: 'waiting' } | { kind: 'early'; topLevel: TreeEntry[];
 
 export class TreeReader {
   private state: ReaderState = { kind: 'waiting' };
-  /** The files `@` can name, listed again only when the index moved. */
-  private mentionable: { version: number; paths: string[] } | null = null;
+  /** The index as searched, with each path lower-cased once: made again only when the index moved. */
+  private searchable: { version: number; entries: TreeEntry[]; lower: string[]; mentionable: string[]; mentionableLower: string[] } | null = null;
 
   constructor(
     private readonly root: string,
@@ -62,6 +64,8 @@ export class TreeReader {
     // A folder's own .gitignore is read with it, so the rules met so far are enough: its parents were opened first.
     if (this.state.kind === 'early') return this.fromDisk(folder, this.state.rules);
     const entry = this.index.get(folder);
+    // A folder inside a hidden one (shown on demand): the index does not go there.
+    if (!entry && this.rules().isInsideIgnoredDirectory(folder)) return this.fromDisk(folder, this.rules());
     if (!entry || entry.kind !== 'directory') throw new FlintFailure('not-found', `${folder} is not a folder in this project.`);
     if (entry.unlisted === undefined) return this.index.childrenOf(folder);
     if (entry.unlisted === 'permission-denied') throw new FlintFailure('permission-denied', `${folder} cannot be listed: permission denied.`);
@@ -73,18 +77,32 @@ export class TreeReader {
   /** The tree's filter: the first `limit` files whose path contains `query`. */
   findFiles(query: string, showIgnored: boolean, limit: number): FileMatches {
     if (!this.isIndexed) return { entries: [], more: false, indexing: true };
-    return filterFiles(this.index.all(), query, showIgnored, limit);
+    const { entries, lower } = this.searched();
+    return filterFiles(entries, query, showIgnored, limit, lower);
   }
 
   /** The files `@` completion offers for `query`, best first (none before the index is whole). */
   suggestFiles(query: string): string[] {
     if (!this.isIndexed) return [];
-    if (this.mentionable?.version !== this.index.version) this.mentionable = { version: this.index.version, paths: mentionableFiles(this.index.all()) };
-    return rankPaths(this.mentionable.paths, query);
+    const { mentionable, mentionableLower } = this.searched();
+    return rankPaths(mentionable, query, MAX_SUGGESTIONS, mentionableLower);
   }
 
+  private searched(): NonNullable<TreeReader['searchable']> {
+    if (this.searchable?.version !== this.index.version) {
+      const entries = this.index.values();
+      const mentionable = mentionableFiles(entries);
+      const toLower = (path: string): string => path.toLowerCase();
+      this.searchable = { version: this.index.version, entries, lower: entries.map((entry) => toLower(entry.path)), mentionable, mentionableLower: mentionable.map(toLower) };
+    }
+    return this.searchable;
+  }
+
+  /** Reads a folder as the tree shows it: a real folder of the project, never through a link (its target may be anywhere). */
   private async fromDisk(folder: string, rules: IgnoreRules): Promise<TreeEntry[]> {
+    const absolute = join(this.root, ...folder.split('/'));
     try {
+      if ((await realpath(absolute)) !== absolute) throw new FlintFailure('not-a-directory', `${folder} leads through a link: Flint lists links, it does not open them as folders.`);
       return await listFolder(this.root, folder, rules);
     } catch (error) {
       throw toFlintFailure(error, folder);

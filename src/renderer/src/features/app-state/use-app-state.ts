@@ -102,6 +102,8 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
         dispatch({ type: 'treeChanged', projectId, entryCount });
       }),
       flint.on('project:changed', ({ projectId, changes, entryCount }) => {
+        // Files saved over (a log written all the time) change no row: nothing to draw or search again.
+        if (changes.every((change) => change.type === 'modified')) return;
         if (projectId === shown) tree.apply(changes);
         dispatch({ type: 'treeChanged', projectId, entryCount });
       }),

@@ -41,7 +41,11 @@ export function useMentionCompletion(draft: string, setDraft: Dispatch<SetStateA
   const isOpen = at !== null && `${at.start}:${at.query}` !== dismissed && options.length > 0;
   /** The query whose Enter or Tab came before its files. */
   const pickWhenIn = useRef<string | null>(null);
-  useEffect(() => setActive(0), [query]);
+  useEffect(() => {
+    setActive(0);
+    // Typing on takes back an Enter or Tab that waited for an older query's files.
+    pickWhenIn.current = null;
+  }, [query]);
   useLayoutEffect(() => {
     // After a completion: the caret goes after the inserted path, once React has put it in.
     if (pendingCaret.current === null || !inputRef.current) return;
