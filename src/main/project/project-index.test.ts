@@ -45,4 +45,13 @@ describe('ProjectIndex', () => {
     expect(index.size).toBe(3);
     expect(index.version).toBeGreaterThan(version);
   });
+
+  it('tells what a fresh scan changed, leaving alone what the watcher reported since (and what lies below it)', () => {
+    const index = new ProjectIndex();
+    index.reset([folder('src'), file('src/a.ts'), file('src/gone.ts'), folder('lib'), file('lib/x.ts'), file('README.md')]);
+    const fresh = [folder('src'), file('src/a.ts'), file('src/new.ts'), folder('lib'), { path: 'README.md', kind: 'symlink' as const }];
+    expect(index.differencesFrom(fresh, new Set())).toEqual({ removed: ['src/gone.ts', 'lib/x.ts'], changed: [file('src/new.ts'), { path: 'README.md', kind: 'symlink' }] });
+    // The watcher reported lib/ and README.md after the scan began: the scan's older word on them is dropped.
+    expect(index.differencesFrom(fresh, new Set(['lib', 'README.md']))).toEqual({ removed: ['src/gone.ts'], changed: [file('src/new.ts')] });
+  });
 });

@@ -88,6 +88,21 @@ export class ProjectIndex {
     this.children.get(parentPath(path))?.delete(path);
   }
 
+  /**
+   * What a fresh scan says changed since: paths no longer there, entries new or different.
+   * Paths in `newer` (and below them) are left alone: the watcher reported them after the scan began.
+   */
+  differencesFrom(entries: readonly TreeEntry[], newer: ReadonlySet<string>): { removed: string[]; changed: TreeEntry[] } {
+    const isNewer = (path: string): boolean => newer.size > 0 && isSameOrBelowAny(path, newer);
+    const fresh = new Set(entries.map((entry) => entry.path));
+    const removed = [...this.entries.keys()].filter((path) => !fresh.has(path) && !isNewer(path));
+    const changed = entries.filter((entry) => {
+      const known = this.entries.get(entry.path);
+      return (!known || !sameEntry(known, entry)) && !isNewer(entry.path);
+    });
+    return { removed, changed };
+  }
+
   private name(entry: TreeEntry): void {
     if (this.byName === null || entry.kind === 'directory') return;
     const named = this.byName.get(baseName(entry.path));
@@ -103,4 +118,23 @@ export class ProjectIndex {
     if (named.length > 0) this.byName.set(name, named);
     else this.byName.delete(name);
   }
+}
+
+/** Whether `path` is one of `paths` or lies below one of them. */
+function isSameOrBelowAny(path: string, paths: ReadonlySet<string>): boolean {
+  for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) {
+    if (paths.has(path.slice(0, at))) return true;
+  }
+  return false;
+}
+
+/** Whether two entries of a path would be shown alike. */
+export function sameEntry(a: TreeEntry, b: TreeEntry): boolean {
+  return (
+    a.kind === b.kind &&
+    a.ignored === b.ignored &&
+    a.unlisted === b.unlisted &&
+    a.symlink?.target === b.symlink?.target &&
+    a.symlink?.targetKind === b.symlink?.targetKind
+  );
 }

@@ -108,4 +108,33 @@ describe('ProjectSession, lazily', () => {
     await expect(session.tree.list('dist/linked')).rejects.toMatchObject({ code: 'not-a-directory' });
     await expect(session.tree.list('linked-src')).rejects.toMatchObject({ code: 'not-found' });
   });
+
+  it('reports changes while the watcher’s rescan runs, and the rescan’s older word never undoes them', async () => {
+    let roots = 0;
+    const reading = Promise.withResolvers<void>();
+    const held = Promise.withResolvers<void>();
+    const fileSystem: ScanFileSystem = {
+      readdir: async (path) => {
+        if (path === project.root) roots += 1;
+        const dirents = await readdir(path, { withFileTypes: true });
+        // The second scan (the rescan once the watcher is ready) reads src/, then waits: what it read is now old.
+        if (roots === 2 && path === project.path('src')) {
+          reading.resolve();
+          await held.promise;
+        }
+        return dirents;
+      },
+    };
+    session = new ProjectSession({ root: project.root, logger: createMemoryLogger(), fileSystem });
+    const added: string[] = [];
+    session.onDidChangeTree((changes) => added.push(...changes.flatMap((change) => (change.type === 'added' ? [change.entry.path] : []))));
+    await session.start();
+    await reading.promise;
+    await project.write({ 'src/during.ts': 'export {};\n' });
+    await waitFor(() => added.includes('src/during.ts'), 'the new file reported while the rescan waits');
+    held.resolve();
+    await session.whenWatching();
+    expect(session.hasFile('src/during.ts')).toBe(true);
+    expect(session.tree.entryCount).toBe(12);
+  });
 });

@@ -15,7 +15,7 @@ import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } f
 import type { Logger } from '../logger';
 import { errorCode } from '../fs/fs-errors';
 import { IgnoreRules } from './ignore-rules';
-import { ProjectIndex } from './project-index';
+import { ProjectIndex, sameEntry } from './project-index';
 import { ProjectWatcher, type RawChange } from './project-watcher';
 import { UnwatchedFolders, type UnwatchedFoldersOptions, type UnwatchedSummary } from './unwatched-folders';
 import { describeEntry, scanProject, type ScanFileSystem } from './tree-scanner';
@@ -69,6 +69,8 @@ export class ProjectSession implements Disposable {
   private lastUnwatched: UnwatchedSummary | null = null;
   /** Settles once the current watcher covers every folder and its reconcile has run (see whenWatching). */
   private watching = Promise.withResolvers<void>();
+  /** Paths the watcher reported while a reconcile's scan ran (null when none runs). */
+  private touchedDuringRescan: Set<string> | null = null;
   /** Serializes every index mutation: scans, watcher events, reconciles. */
   private queue: Promise<void> = Promise.resolve();
   private pendingChanges: TreeChange[] = [];
@@ -239,7 +241,7 @@ export class ProjectSession implements Disposable {
     void watching.promise.then(() => previous.resolve());
     watcher.onDidChange((change) => this.changed(change));
     const settle = () => watching.resolve();
-    watcher.onDidBecomeReady(() => void this.enqueue(() => this.reconcile()).then(settle, settle));
+    watcher.onDidBecomeReady(() => void this.reconcile(watcher).then(settle, settle));
     watcher.onDidFail((error) => this.handleWatcherError(error));
   }
 
@@ -269,23 +271,30 @@ export class ProjectSession implements Disposable {
    * meanwhile) is not dropped late; then it is applied in order.
    */
   private changed(change: RawChange): void {
+    this.touchedDuringRescan?.add(change.path);
     if (change.type === 'unlink' || change.type === 'unlinkDir') this.unwatched?.forget(change.path);
     void this.enqueue(() => this.apply(change));
   }
 
-  /** Rescans and reports the difference as changes (used once the watcher is ready). */
-  private async reconcile(): Promise<void> {
-    const { entries, rules } = await scanProject({ root: this.root, fileSystem: this.options.fileSystem });
-    if (this.isClosed) return;
-    this.rules = rules;
-    const fresh = new Map(entries.map((entry) => [entry.path, entry]));
-    for (const path of this.index.paths()) {
-      if (!fresh.has(path) && this.index.has(path)) this.remove(path);
-    }
-    for (const entry of entries) {
-      const known = this.index.get(entry.path);
-      if (!known || !sameEntry(known, entry)) this.add(entry);
-    }
+  /**
+   * Rescans and reports the difference as changes (once the watcher is ready). The scan runs
+   * beside the watcher's changes, not ahead of them (a million files take seconds): what the
+   * watcher reported meanwhile is newer than the scan, so the difference leaves it alone.
+   */
+  private async reconcile(watcher: ProjectWatcher): Promise<void> {
+    const touched = new Set<string>();
+    this.touchedDuringRescan = touched;
+    const scanned = await scanProject({ root: this.root, fileSystem: this.options.fileSystem }).finally(() => {
+      if (this.touchedDuringRescan === touched) this.touchedDuringRescan = null;
+    });
+    await this.enqueue(async () => {
+      // A newer watcher (a reload) reconciles for itself.
+      if (this.isClosed || this.watcher !== watcher) return;
+      this.rules = scanned.rules;
+      const { removed, changed } = this.index.differencesFrom(scanned.entries, touched);
+      for (const path of removed) if (this.index.has(path)) this.remove(path);
+      for (const entry of changed) this.add(entry);
+    });
   }
 
   private async apply(change: RawChange): Promise<void> {
@@ -385,14 +394,4 @@ export class ProjectSession implements Disposable {
     this.state = 'lost';
     this._onDidLoseRoot.fire(`The project folder ${this.root} ${reason} while it was open.`);
   }
-}
-
-function sameEntry(a: TreeEntry, b: TreeEntry): boolean {
-  return (
-    a.kind === b.kind &&
-    a.ignored === b.ignored &&
-    a.unlisted === b.unlisted &&
-    a.symlink?.target === b.symlink?.target &&
-    a.symlink?.targetKind === b.symlink?.targetKind
-  );
 }
