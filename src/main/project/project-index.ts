@@ -44,6 +44,19 @@ export class ProjectIndex {
     return [...(this.children.get(folder) ?? [])].map((path) => this.entries.get(path)!);
   }
 
+  /** Every path below `folder` (not itself), in no order. */
+  pathsBelow(folder: string): string[] {
+    const paths: string[] = [];
+    const walk = (parent: string): void => {
+      for (const child of this.children.get(parent) ?? []) {
+        paths.push(child);
+        walk(child);
+      }
+    };
+    walk(folder);
+    return paths;
+  }
+
   /** The indexed files (and links) called `name`, wherever they are. */
   filesNamed(name: string): readonly string[] {
     if (this.byName === null) {

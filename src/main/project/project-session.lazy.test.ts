@@ -3,7 +3,7 @@
  * folders listed on demand (from disk while the first scan runs, from the index after),
  * and the filter and `@` answered over the whole index. Real folders, the real scan.
  */
-import { readdir, symlink } from 'node:fs/promises';
+import { readdir, rm, symlink } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../shared/project-types';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
@@ -109,17 +109,15 @@ describe('ProjectSession, lazily', () => {
     await expect(session.tree.list('linked-src')).rejects.toMatchObject({ code: 'not-found' });
   });
 
-  it('reports changes while the watcher’s rescan runs, and the rescan’s older word never undoes them', async () => {
-    let roots = 0;
-    const reading = Promise.withResolvers<void>();
+  it('reports changes while the first index runs, and the scan’s older read of a folder never undoes them', async () => {
+    // The scan reads src/util, then waits with that listing: what it read is old by the time it goes on.
+    const read = Promise.withResolvers<void>();
     const held = Promise.withResolvers<void>();
     const fileSystem: ScanFileSystem = {
       readdir: async (path) => {
-        if (path === project.root) roots += 1;
         const dirents = await readdir(path, { withFileTypes: true });
-        // The second scan (the rescan once the watcher is ready) reads src/, then waits: what it read is now old.
-        if (roots === 2 && path === project.path('src')) {
-          reading.resolve();
+        if (path === project.path('src/util')) {
+          read.resolve();
           await held.promise;
         }
         return dirents;
@@ -127,14 +125,29 @@ describe('ProjectSession, lazily', () => {
     };
     session = new ProjectSession({ root: project.root, logger: createMemoryLogger(), fileSystem });
     const added: string[] = [];
-    session.onDidChangeTree((changes) => added.push(...changes.flatMap((change) => (change.type === 'added' ? [change.entry.path] : []))));
-    await session.start();
-    await reading.promise;
-    await project.write({ 'src/during.ts': 'export {};\n' });
-    await waitFor(() => added.includes('src/during.ts'), 'the new file reported while the rescan waits');
-    held.resolve();
-    await session.whenWatching();
+    const removed: string[] = [];
+    session.onDidChangeTree((changes) => {
+      for (const change of changes) change.type === 'added' ? added.push(change.entry.path) : change.type === 'removed' && removed.push(change.path);
+    });
+    const started = session.start();
+    await read.promise;
+
+    // A folder read already (src), one whose read is held (src/util), and the root.
+    await project.write({ 'src/during.ts': 'export {};\n', 'src/util/new.ts': 'export {};\n', 'ROOT.md': '#\n' });
+    await rm(project.path('src/app.ts'));
+    await rm(project.path('src/util/strings.ts'));
+    await waitFor(() => ['src/during.ts', 'src/util/new.ts', 'ROOT.md'].every((path) => added.includes(path)) && removed.includes('src/app.ts'), 'the changes reported while the index is built');
+    expect(session.tree.isIndexed).toBe(false);
     expect(session.hasFile('src/during.ts')).toBe(true);
+    expect(session.hasFile('src/app.ts')).toBe(false);
+
+    held.resolve();
+    await started;
+    await session.whenWatching();
+    // The held read listed strings.ts and not new.ts: the watcher's newer word stands.
+    expect(session.hasFile('src/util/strings.ts')).toBe(false);
+    expect(session.hasFile('src/util/new.ts')).toBe(true);
+    expect(pathsOf(await session.tree.list('src'))).toEqual(['src/during.ts', 'src/util']);
     expect(session.tree.entryCount).toBe(12);
   });
 });

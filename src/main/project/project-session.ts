@@ -1,12 +1,12 @@
 /**
  * One open project: its index of entries, kept live by the watcher.
  *
- * Opening scans first (so the tree shows as soon as possible), then starts the
- * watcher, then reconciles once the watcher is ready, which catches anything that
- * changed between the scan reading a folder and the watcher covering it. Watcher
- * events are applied one at a time, in order, and pushed out batched per frame. Folders
- * the OS refuses to watch (its limit on watches) are read by polling instead
- * (unwatched-folders.ts), and their changes go the same way.
+ * The first scan watches each folder just before it reads it (folder-watches.ts), so the
+ * project is watched while it is indexed: a change reported meanwhile applies at once, and
+ * the scan leaves alone what the watcher reported (it is newer than the scan's read). The
+ * watcher's events are applied one at a time, in order, each by looking at the disk, and
+ * pushed out batched per frame. Folders the OS refuses to watch (its limit on watches) are
+ * read by polling instead (unwatched-folders.ts), and their changes go the same way.
  */
 import { stat } from 'node:fs/promises';
 import { baseName } from '../../shared/paths';
@@ -16,9 +16,10 @@ import type { Logger } from '../logger';
 import { errorCode } from '../fs/fs-errors';
 import { IgnoreRules } from './ignore-rules';
 import { ProjectIndex, sameEntry } from './project-index';
-import { ProjectWatcher, type RawChange } from './project-watcher';
-import { UnwatchedFolders, type UnwatchedFoldersOptions, type UnwatchedSummary } from './unwatched-folders';
-import { describeEntry, scanProject, type ScanFileSystem } from './tree-scanner';
+import type { RawChange } from './folder-watches';
+import { ProjectWatching, type PollingOptions } from './project-watching';
+import type { UnwatchedSummary } from './unwatched-folders';
+import { describeEntry, loadRootRules, scanProject, type ScanFileSystem, type ScanOptions } from './tree-scanner';
 import { TreeReader } from './tree-reader';
 import { isEditorTemporaryFile } from './editor-temporary-files';
 import { SaveGate } from './save-gate';
@@ -34,7 +35,7 @@ export interface ProjectSessionOptions {
   /** Changes are held this long and sent together: one UI update per frame. */
   batchIntervalMs?: number;
   /** How folders the OS would not watch are polled (tests make it faster). */
-  unwatchedPolling?: Pick<UnwatchedFoldersOptions, 'fastIntervalMs' | 'slowTickMs' | 'slowRoundMinMs' | 'statBudget'>;
+  unwatchedPolling?: PollingOptions;
   /** Asks before a home folder, `/` or a huge folder goes live: the first tree and the watcher wait for its answer. */
   sizeGuard?: SizeGuard;
 }
@@ -60,18 +61,15 @@ export class ProjectSession implements Disposable {
   private state: SessionState = 'indexing';
   private rules = new IgnoreRules();
   private readonly index = new ProjectIndex();
-  private watcher: ProjectWatcher | null = null;
-  /** The folders the current watcher could not watch, polled instead. */
-  private unwatched: UnwatchedFolders | null = null;
-  /** The folders the user works in: polled often when the OS would not watch them. */
-  private focusFolders: string[] = [];
-  /** What was last said of unwatched folders (null: nothing, or that every folder is watched). */
-  private lastUnwatched: UnwatchedSummary | null = null;
-  /** Settles once the current watcher covers every folder and its reconcile has run (see whenWatching). */
-  private watching = Promise.withResolvers<void>();
-  /** Paths the watcher reported while a reconcile's scan ran (null when none runs). */
-  private touchedDuringRescan: Set<string> | null = null;
-  /** Serializes every index mutation: scans, watcher events, reconciles. */
+  /** The watches, and the poller for the folders the OS would not watch. */
+  private readonly watching: ProjectWatching;
+  /** Settles once every folder is watched (or polled) and the first index is whole (see whenWatching). */
+  private readonly watched = Promise.withResolvers<void>();
+  /** Paths the watcher reported while a scan outside the queue ran (null when none runs). */
+  private touchedDuringScan: Set<string> | null = null;
+  /** A .gitignore changed while the first index ran: the rules are read again after it. */
+  private reloadAfterIndex = false;
+  /** Serializes the watcher's events, reloads and the end of the first index (the first scan itself runs beside them). */
   private queue: Promise<void> = Promise.resolve();
   private pendingChanges: TreeChange[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
@@ -88,7 +86,6 @@ export class ProjectSession implements Disposable {
   private readonly _onDidChangeTree = this.store.add(new Emitter<TreeChange[]>());
   private readonly _onDidSaveFile = this.store.add(new Emitter<FileSave>());
   private readonly _onDidLoseRoot = this.store.add(new Emitter<string>());
-  private readonly _onDidChangeUnwatched = this.store.add(new Emitter<UnwatchedSummary | null>());
 
   /** Entries found so far during a scan. */
   readonly onDidIndexProgress: Event<number> = this._onDidIndexProgress.event;
@@ -103,10 +100,13 @@ export class ProjectSession implements Disposable {
   /** The root folder was deleted or moved; the message says so for the user. */
   readonly onDidLoseRoot: Event<string> = this._onDidLoseRoot.event;
   /** The OS refused to watch some folders (they are polled), or every folder is watched again (null). */
-  readonly onDidChangeUnwatched: Event<UnwatchedSummary | null> = this._onDidChangeUnwatched.event;
+  readonly onDidChangeUnwatched: Event<UnwatchedSummary | null>;
 
   constructor(private readonly options: ProjectSessionOptions) {
     this.tree = new TreeReader(options.root, this.index, () => this.rules);
+    this.watching = this.store.add(new ProjectWatching(options.root, () => this.rules, options.unwatchedPolling));
+    this.onDidChangeUnwatched = this.watching.onDidChangeUnwatched;
+    this.store.add(this.watching.onDidHear((batch) => this.heard(batch)));
     this.saves = new SaveGate(options.root, (error) => options.logger.error('a save could not be reported', error));
   }
 
@@ -144,7 +144,7 @@ export class ProjectSession implements Disposable {
       }),
     );
     this.options.sizeGuard?.begin();
-    await this.enqueue(() => this.reload());
+    await this.firstIndex();
   }
 
   /**
@@ -152,35 +152,28 @@ export class ProjectSession implements Disposable {
    * reported: from then on a save is seen as it happens (tests, benches). Also on close.
    */
   whenWatching(): Promise<void> {
-    return this.watching.promise;
+    return this.watched.promise;
   }
 
   /** What the OS refused to watch now (polled instead), or null. */
   get unwatchedFolders(): UnwatchedSummary | null {
-    return this.unwatched?.summary() ?? null;
+    return this.watching.unwatchedFolders;
   }
 
   /** The folders the user works in (the current file's): read often while the OS will not watch them. */
   setFocusFolders(folders: string[]): void {
-    this.focusFolders = folders;
-    this.unwatched?.setFocus(folders);
+    this.watching.setFocus(folders);
   }
 
-  /** Disposes and waits for the watcher to release its handles. */
+  /** Closes the project: every watch and poll stops. */
   async close(): Promise<void> {
-    const watcher = this.watcher;
     this.dispose();
-    await watcher?.close();
   }
 
   dispose(): void {
     if (this.state === 'disposed') return;
     this.state = 'disposed';
-    this.watching.resolve();
-    this.watcher?.dispose();
-    this.watcher = null;
-    this.unwatched?.dispose();
-    this.unwatched = null;
+    this.watched.resolve();
     this.store.dispose();
   }
 
@@ -194,29 +187,86 @@ export class ProjectSession implements Disposable {
     return this.state === 'disposed' || this.state === 'lost';
   }
 
-  /** Full scan, replacing the index and restarting the watcher (its ignore rules may differ). */
-  private async reload(): Promise<void> {
+  /**
+   * The first index, watched throughout: each folder is watched just before it is read, and
+   * what the watcher reports meanwhile applies at once (a million files take seconds to
+   * read). The index fills as folders are read; it counts as whole once the scan is done and
+   * what the watcher reported has been applied.
+   */
+  private async firstIndex(): Promise<void> {
     const { sizeGuard } = this.options;
-    const { entries, rules } = await scanProject({
-      root: this.root,
-      fileSystem: this.options.fileSystem,
+    const rules = await loadRootRules(this.root);
+    this.rules = rules;
+    const touched = new Set<string>();
+    // Folders read while a size warning waits are not watched yet: "Open anyway" watches them (catchUp).
+    let readUnwatched = false;
+    const { entries } = await this.scan(touched, {
+      rules,
       onProgress: (count) => {
         sizeGuard?.observe(count);
         this._onDidIndexProgress.fire(count);
       },
-      isCancelled: () => this.isClosed,
-      onTopLevel: (topLevel, rules) => this.showTopLevel(topLevel, rules),
+      onTopLevel: (topLevel) => this.showTopLevel(topLevel, rules),
+      beforeRead: (folder) => (sizeGuard?.current ? (readUnwatched = true) : this.watching.watch(folder)),
+      onFound: (folder, found) => this.foundWhileIndexing(folder, found, touched),
     });
-    // A folder too large to open without asking waits for "Open anyway" (at once otherwise, and on later reloads).
+    // A folder too large to open without asking waits for "Open anyway" (at once otherwise).
     await sizeGuard?.scanned(entries.length);
+    if (this.isClosed) return;
+    await this.enqueue(async () => {
+      this.state = 'live';
+      this.tree.indexed();
+      this._onDidLoadTree.fire(this.index.values());
+    });
+    if (readUnwatched) await this.catchUp();
+    this.watched.resolve();
+    if (this.reloadAfterIndex) this.scheduleReload();
+  }
+
+  /** A scan outside the queue: what the watcher reports while it runs is noted in `touched` (newer than the scan). */
+  private scan(touched: Set<string>, options: Omit<ScanOptions, 'root'>): ReturnType<typeof scanProject> {
+    this.touchedDuringScan = touched;
+    return scanProject({ root: this.root, fileSystem: this.options.fileSystem, isCancelled: () => this.isClosed, ...options }).finally(() => {
+      if (this.touchedDuringScan === touched) this.touchedDuringScan = null;
+    });
+  }
+
+  /** A folder the first scan read joins the index, but for the paths the watcher reported since, and not at all if it was removed meanwhile. */
+  private foundWhileIndexing(folder: string, found: TreeEntry[], touched: ReadonlySet<string>): void {
+    if (this.isClosed || (folder !== '' && this.index.get(folder)?.kind !== 'directory')) return;
+    for (const entry of found) if (!touched.has(entry.path)) this.index.set(entry);
+  }
+
+  /**
+   * After "Open anyway": the folders read while the warning waited are watched now, read
+   * again, and what changed since the first read is reported (what the watcher reported
+   * meanwhile is newer than this scan, so the difference leaves it alone).
+   */
+  private async catchUp(): Promise<void> {
+    const touched = new Set<string>();
+    const scanned = await this.scan(touched, { rules: this.rules, beforeRead: (folder) => this.watching.watch(folder) });
+    await this.enqueue(async () => {
+      const { removed, changed } = this.index.differencesFrom(scanned.entries, touched);
+      for (const path of removed) if (this.index.has(path)) this.remove(path);
+      for (const entry of changed) this.add(entry);
+    });
+  }
+
+  /** A .gitignore changed: everything is read again with the new rules; what they hide now is no longer watched, what shows now is. */
+  private async reload(): Promise<void> {
+    const { entries, rules } = await scanProject({ root: this.root, fileSystem: this.options.fileSystem, isCancelled: () => this.isClosed, beforeRead: (folder) => this.watching.watch(folder) });
     if (this.isClosed) return;
     this.rules = rules;
     this.index.reset(entries);
-    this.state = 'live';
-    this.tree.indexed();
     this.pendingChanges = [];
+    // What the new rules hide is neither watched nor polled any more.
+    this.watching.retain((folder) => folder === '' || this.isListedFolder(folder));
     this._onDidLoadTree.fire(entries);
-    this.restartWatcher();
+  }
+
+  private isListedFolder(path: string): boolean {
+    const entry = this.index.get(path);
+    return entry?.kind === 'directory' && entry.unlisted === undefined;
   }
 
   /** The first scan read the root: its top level shows now, unless a size warning holds the tree back. */
@@ -226,109 +276,70 @@ export class ProjectSession implements Disposable {
     this._onDidShowTopLevel.fire(topLevel);
   }
 
-  private restartWatcher(): void {
-    void this.watcher?.close();
-    const watcher = new ProjectWatcher({
-      root: this.root,
-      isInsideIgnoredDirectory: (path) => this.rules.isInsideIgnoredDirectory(path),
-    });
-    this.watcher = watcher;
-    this.pollRefusedFolders(watcher);
-    // A reload restarts the watcher: whoever asked before waits for this one too.
-    const previous = this.watching;
-    const watching = Promise.withResolvers<void>();
-    this.watching = watching;
-    void watching.promise.then(() => previous.resolve());
-    watcher.onDidChange((change) => this.changed(change));
-    const settle = () => watching.resolve();
-    watcher.onDidBecomeReady(() => void this.reconcile(watcher).then(settle, settle));
-    watcher.onDidFail((error) => this.handleWatcherError(error));
-  }
-
-  /** Folders the OS refuses to this watcher are polled; a new watcher starts with none (the old one's watches are freed as it closes). */
-  private pollRefusedFolders(watcher: ProjectWatcher): void {
-    this.unwatched?.dispose();
-    const unwatched = new UnwatchedFolders({ ...this.options.unwatchedPolling, root: this.root, isIgnoredDirectory: (folder) => this.rules.isIgnoredDirectory(folder) });
-    this.unwatched = unwatched;
-    unwatched.setFocus(this.focusFolders);
-    watcher.onDidRefuse(({ folder, code }) => unwatched.refuse(folder, code));
-    unwatched.onDidChange((change) => this.changed(change));
-    unwatched.onDidChangeSummary((summary) => this.reportUnwatched(summary));
-    // The last watcher's state stands until this one knows better (a reload does not flash the limit off and on).
-    watcher.onDidBecomeReady(() => unwatched.size === 0 && this.unwatched === unwatched && this.reportUnwatched(null));
-  }
-
-  /** Says what is unwatched when it differs from what was said last. */
-  private reportUnwatched(summary: UnwatchedSummary | null): void {
-    if (summary === null && this.lastUnwatched === null) return;
-    this.lastUnwatched = summary;
-    this._onDidChangeUnwatched.fire(summary);
-  }
-
-  /**
-   * A change from the watcher or the poller: a removed folder stops being polled at once,
-   * before the change waits its turn, so a folder removed and refused again (re-adopted
-   * meanwhile) is not dropped late; then it is applied in order.
-   */
-  private changed(change: RawChange): void {
-    this.touchedDuringRescan?.add(change.path);
-    if (change.type === 'unlink' || change.type === 'unlinkDir') this.unwatched?.forget(change.path);
-    void this.enqueue(() => this.apply(change));
-  }
-
-  /**
-   * Rescans and reports the difference as changes (once the watcher is ready). The scan runs
-   * beside the watcher's changes, not ahead of them (a million files take seconds): what the
-   * watcher reported meanwhile is newer than the scan, so the difference leaves it alone.
-   */
-  private async reconcile(watcher: ProjectWatcher): Promise<void> {
-    const touched = new Set<string>();
-    this.touchedDuringRescan = touched;
-    const scanned = await scanProject({ root: this.root, fileSystem: this.options.fileSystem }).finally(() => {
-      if (this.touchedDuringRescan === touched) this.touchedDuringRescan = null;
-    });
-    await this.enqueue(async () => {
-      // A newer watcher (a reload) reconciles for itself.
-      if (this.isClosed || this.watcher !== watcher) return;
-      this.rules = scanned.rules;
-      const { removed, changed } = this.index.differencesFrom(scanned.entries, touched);
-      for (const path of removed) if (this.index.has(path)) this.remove(path);
-      for (const entry of changed) this.add(entry);
+  /** A settled batch of what the watcher and the poller heard: applied in order, after what is already queued. */
+  private heard(batch: RawChange[]): void {
+    for (const { path } of batch) this.touchedDuringScan?.add(path);
+    void this.enqueue(async () => {
+      for (const change of batch) if (!this.isClosed) await this.apply(change);
     });
   }
 
+  /** Applies one change: the poller's removals as said, anything else by looking at the disk. */
   private async apply(change: RawChange): Promise<void> {
     const { type, path } = change;
     if (path === '') {
-      if (type === 'unlinkDir') await this.checkRoot();
+      if (type === 'unlinkDir' || type === 'touch') await this.checkRoot();
       return;
     }
     if (this.rules.isInsideIgnoredDirectory(path)) return;
-    switch (type) {
-      case 'add':
-      case 'addDir':
-      case 'change': {
-        const known = this.index.get(path);
-        if (type === 'change' && known?.kind === 'file') {
-          this.queueChange({ type: 'modified', path });
-        } else {
-          const entry = await describeEntry(this.root, path, this.rules);
-          if (!entry || this.isClosed) return;
-          if (!known || !sameEntry(known, entry)) this.add(entry);
-          else if (type !== 'addDir') this.queueChange({ type: 'modified', path });
-        }
-        if (type !== 'addDir') this.noteWrite(path);
-        return;
-      }
-      case 'unlink':
-      case 'unlinkDir':
-        if (this.index.has(path)) this.remove(path);
-        if (baseName(path) === '.gitignore') this.scheduleReload();
-        return;
-      default: {
-        const exhaustive: never = type;
-        throw new Error(`unknown change ${String(exhaustive)}`);
-      }
+    if (type === 'unlink' || type === 'unlinkDir') return this.removed(path);
+    // A file written in place: nothing to look at.
+    if (type === 'change' && this.index.get(path)?.kind === 'file') {
+      this.queueChange({ type: 'modified', path });
+      return this.noteWrite(path);
+    }
+    const entry = await describeEntry(this.root, path, this.rules);
+    if (this.isClosed) return;
+    if (!entry) {
+      // The root's own removal reaches its watch as a change to a child named like it.
+      if (!path.includes('/')) await this.checkRoot();
+      return this.removed(path);
+    }
+    const known = this.index.get(path);
+    if (entry.kind === 'directory') {
+      if (!known || !sameEntry(known, entry)) this.add(entry);
+      // A folder's name moves in its parent only when it is made, removed or moved: whatever is there is new.
+      if (type === 'touch' && entry.unlisted === undefined) await this.readNewFolder(path);
+      return;
+    }
+    if (!known || !sameEntry(known, entry)) this.add(entry);
+    else this.queueChange({ type: 'modified', path });
+    this.noteWrite(path);
+  }
+
+  /** A path is gone: it leaves the index with everything below it, and stops being watched and polled. */
+  private removed(path: string): void {
+    if (this.index.has(path)) this.remove(path);
+    this.watching.forget(path);
+    if (baseName(path) === '.gitignore') this.scheduleReload();
+  }
+
+  /**
+   * A folder appeared (made, moved in, or put in place of another): it is watched and read
+   * with everything below it, and the index below it made to match. Its files are not
+   * "saved": a checkout or a move brings them, not an editor.
+   */
+  private async readNewFolder(folder: string): Promise<void> {
+    // A folder put in place of another: the old one's watches watch what is gone.
+    this.watching.forget(folder);
+    const { entries } = await scanProject({ root: this.root, folder, rules: this.rules, fileSystem: this.options.fileSystem, isCancelled: () => this.isClosed, beforeRead: (path) => this.watching.watch(path) }).catch(() => ({ entries: null }));
+    // Gone again before it could be read: its parent's watch reports that.
+    if (entries === null || this.isClosed) return;
+    const fresh = new Set(entries.map((entry) => entry.path));
+    for (const path of this.index.pathsBelow(folder)) if (!fresh.has(path) && this.index.has(path)) this.remove(path);
+    for (const entry of entries) {
+      const known = this.index.get(entry.path);
+      if (!known || !sameEntry(known, entry)) this.add(entry);
     }
   }
 
@@ -340,8 +351,12 @@ export class ProjectSession implements Disposable {
     if (entry?.kind === 'file' && !entry.ignored && !isEditorTemporaryFile(path)) this.saves.pass(path, (savedAt) => !this.isClosed && this._onDidSaveFile.fire({ path, savedAt }));
   }
 
-  /** Coalesces bursts (a checkout touching many .gitignore files) into one reload. */
+  /** Coalesces bursts (a checkout touching many .gitignore files) into one reload; one during the first index waits for its end. */
   private scheduleReload(): void {
+    if (this.state === 'indexing') {
+      this.reloadAfterIndex = true;
+      return;
+    }
     if (this.reloadTimer) return;
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = null;
@@ -369,13 +384,6 @@ export class ProjectSession implements Disposable {
       this.pendingChanges = [];
       if (changes.length > 0 && !this.isClosed) this._onDidChangeTree.fire(changes);
     }, this.options.batchIntervalMs ?? 16);
-  }
-
-  private handleWatcherError(error: Error): void {
-    if (this.isClosed) return;
-    // A refused watch is not an error here: the folder is polled (pollRefusedFolders).
-    this.options.logger.warn('watcher error', error);
-    void this.checkRoot();
   }
 
   /** A moved or deleted root sends no reliable event, so its identity is checked. */

@@ -35,6 +35,14 @@ export interface ScanOptions {
   isCancelled?: () => boolean;
   /** Called once the root is read, before anything below it: the top level can be shown at once. */
   onTopLevel?: (entries: TreeEntry[], rules: IgnoreRules) => void;
+  /** Where to start ('' for the root, the default): a new folder's contents are scanned alone. Its own entry is not among the entries. */
+  folder?: string;
+  /** The rules to apply and add each .gitignore to (by default, fresh ones from .git/info/exclude). */
+  rules?: IgnoreRules;
+  /** Called just before a folder is read (the watcher watches it then: what changes after the read is reported). */
+  beforeRead?: (folder: string) => void;
+  /** Called with each folder's entries as they are read. */
+  onFound?: (folder: string, entries: TreeEntry[]) => void;
 }
 
 export interface ScanResult {
@@ -48,24 +56,29 @@ const CONCURRENT_READS = 16;
 
 /** Scans the whole project. Throws a `FlintFailure` only if the root cannot be read. */
 export async function scanProject(options: ScanOptions): Promise<ScanResult> {
-  const { root, onProgress, progressIntervalMs = 50 } = options;
+  const { root, onProgress, progressIntervalMs = 50, folder: start = '', beforeRead, onFound } = options;
   const fileSystem = options.fileSystem ?? nodeScanFileSystem;
-  const rules = await loadRootRules(root);
+  const rules = options.rules ?? (await loadRootRules(root));
   const entries: TreeEntry[] = [];
   let lastProgress = Date.now();
+  const read = (folder: string): Promise<TreeEntry[]> => {
+    beforeRead?.(folder);
+    return listFolder(root, folder, rules, fileSystem);
+  };
 
-  const rootEntries = await listFolder(root, '', rules, fileSystem).catch((error: unknown) => {
-    throw toFlintFailure(error, root);
+  const topEntries = await read(start).catch((error: unknown) => {
+    throw toFlintFailure(error, start === '' ? root : start);
   });
-  options.onTopLevel?.(rootEntries, rules);
+  options.onTopLevel?.(topEntries, rules);
   const pending: TreeEntry[] = [];
-  const collect = (found: TreeEntry[]): void => {
+  const collect = (folder: string, found: TreeEntry[]): void => {
+    onFound?.(folder, found);
     for (const entry of found) {
       entries.push(entry);
       if (entry.kind === 'directory' && entry.unlisted === undefined) pending.push(entry);
     }
   };
-  collect(rootEntries);
+  collect(start, topEntries);
 
   await new Promise<void>((done, failed) => {
     let active = 0;
@@ -76,8 +89,8 @@ export async function scanProject(options: ScanOptions): Promise<ScanResult> {
       while (active < CONCURRENT_READS && pending.length > 0) {
         const folder = pending.pop()!;
         active += 1;
-        listFolder(root, folder.path, rules, fileSystem)
-          .then(collect, (error: unknown) => {
+        read(folder.path)
+          .then((found) => collect(folder.path, found), (error: unknown) => {
             folder.unlisted = errorCode(error) === 'EACCES' || errorCode(error) === 'EPERM' ? 'permission-denied' : 'error';
           })
           .then(() => {
@@ -187,7 +200,7 @@ export async function describeSymlink(root: string, absolutePath: string): Promi
 }
 
 /** Rules from .git/info/exclude, the lowest-precedence source git reads. */
-async function loadRootRules(root: string): Promise<IgnoreRules> {
+export async function loadRootRules(root: string): Promise<IgnoreRules> {
   const rules = new IgnoreRules();
   const exclude = await readFile(join(root, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
   if (exclude) rules.add('', exclude);

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempProject, waitFor, type TempProject } from '../../../test/helpers/temp-project';
-import type { RawChange } from './project-watcher';
+import type { RawChange } from './folder-watches';
 import { UnwatchedFolders, type UnwatchedFoldersOptions } from './unwatched-folders';
 import { describeWatchLimit } from './watch-limit-message';
 

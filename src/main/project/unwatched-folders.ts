@@ -20,7 +20,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSameOrBelow, parentPath } from '../../shared/paths';
 import { Emitter, type Disposable, type Event } from '../lifecycle';
-import type { RawChange, WatchLimitCode } from './project-watcher';
+import type { RawChange, WatchLimitCode } from './folder-watches';
 
 export interface UnwatchedFoldersOptions {
   /** Real path of the project root. */
@@ -118,6 +118,11 @@ export class UnwatchedFolders implements Disposable {
     if (this.folders.has(path)) this.drop(path);
     if (!this.above.has(path)) return;
     for (const folder of [...this.folders.keys()]) if (isSameOrBelow(folder, path)) this.drop(folder);
+  }
+
+  /** Stops reading every folder `keep` says no to (after a reload, the folders hidden now). */
+  retain(keep: (folder: string) => boolean): void {
+    for (const folder of [...this.folders.keys()]) if (!keep(folder)) this.drop(folder);
   }
 
   /** What is unwatched now, or null when nothing is. */
