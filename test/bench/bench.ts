@@ -97,6 +97,7 @@ async function main(): Promise<void> {
     figures.push(
       { name: 'open_1m_first_tree_ms', value: tree.open_1m_first_tree_ms, unit: 'ms', budget: '≤ 1000 (first paint)' },
       { name: 'open_1m_indexed_ms', value: tree.open_1m_indexed_ms, unit: 'ms', budget: '≤ 15000' },
+      { name: 'watch_1m_while_indexing_ms', value: tree.watch_1m_while_indexing_ms, unit: 'ms', budget: '≤ 200 (-1: indexed first)' },
       { name: 'open_1m_watching_ms', value: tree.open_1m_watching_ms, unit: 'ms', budget: '≤ 15000 (watched throughout)' },
       { name: 'open_1m_rss_mb', value: tree.open_1m_rss_mb, unit: 'MB', budget: '≤ 600' },
       { name: 'open_1m_peak_rss_mb', value: tree.open_1m_peak_rss_mb, unit: 'MB', budget: '≤ 600' },

@@ -24,6 +24,8 @@ export interface TreeScaleFigures {
   open_1m_first_tree_ms: number;
   /** Open → the whole index at the page. */
   open_1m_indexed_ms: number;
+  /** A file added at the root while the rest is indexed → the tree updated at the page (ms; -1 if the index was whole first). */
+  watch_1m_while_indexing_ms: number;
   /** Open → a change in any folder seen (the watcher covers the whole tree). */
   open_1m_watching_ms: number;
   /** Main's resident memory once indexed and watching (MB). */
@@ -53,10 +55,10 @@ export async function measureTreeScale(log: (line: string) => void): Promise<Tre
     log('Opening it in a fresh serve process…');
     const started = performance.now();
     const open = await timeOpen(client, project.root, started);
-    log(`  first tree data ${round(open.firstTreeMs)} ms, indexed ${round(open.indexedMs)} ms; waiting for the watcher…`);
+    log(`  first tree data ${round(open.firstTreeMs)} ms, indexed ${round(open.indexedMs)} ms; a file added while indexing seen in ${round(open.whileIndexingMs)} ms; waiting for the watcher…`);
     const watchingMs = await waitForWatcher(client, project.root, project.files, started);
     log(`  every folder watched ${round(watchingMs)} ms after the open`);
-    // Then the watcher's reconcile rescans the tree, and changes wait for it: measured once it is over.
+    // Changes must flow steadily (three rounds in a row) before the latencies are measured.
     for (let streak = 0; streak < 3; ) streak = (await probeRound(client, project.root, project.files, `settle-${streak}-${Math.random()}`)) ? streak + 1 : 0;
     log(`  changes flow again ${round(performance.now() - started)} ms after the open`);
     const memory = await memoryOf(serve);
@@ -67,6 +69,7 @@ export async function measureTreeScale(log: (line: string) => void): Promise<Tre
     return {
       open_1m_first_tree_ms: round(open.firstTreeMs),
       open_1m_indexed_ms: round(open.indexedMs),
+      watch_1m_while_indexing_ms: round(open.whileIndexingMs),
       open_1m_watching_ms: round(watchingMs),
       open_1m_rss_mb: memory.rssMb,
       open_1m_peak_rss_mb: memory.peakMb,
@@ -80,13 +83,25 @@ export async function measureTreeScale(log: (line: string) => void): Promise<Tre
   }
 }
 
-/** Open → the top level at the page, and → the whole index (the tree sent again with its size). */
-async function timeOpen(client: ServeClient, root: string, started: number): Promise<{ firstTreeMs: number; indexedMs: number }> {
+/**
+ * Open → the top level at the page, and → the whole index (the tree sent again with its size);
+ * between the two, a file added at the root (read and watched first) → the change at the page.
+ */
+async function timeOpen(client: ServeClient, root: string, started: number): Promise<{ firstTreeMs: number; indexedMs: number; whileIndexingMs: number }> {
+  let isIndexed = false;
   const first = client.waitFor('project:tree', () => true, OPEN_LIMIT_MS).then(() => performance.now() - started);
-  const indexed = client.waitFor('project:tree', ({ entryCount }) => entryCount !== null, OPEN_LIMIT_MS).then(() => performance.now() - started);
+  const indexed = client.waitFor('project:tree', ({ entryCount }) => entryCount !== null, OPEN_LIMIT_MS).then(() => ((isIndexed = true), performance.now() - started));
   const result = await client.request('project:open', { path: root });
   if (!result.ok) throw new Error(result.error.message);
-  return { firstTreeMs: await first, indexedMs: await indexed };
+  const firstTreeMs = await first;
+  const path = `bench-while-indexing-${Date.now()}.txt`;
+  const seen = client.waitFor('project:changed', ({ changes }) => changes.some((change) => change.type === 'added' && change.entry.path === path), 60_000);
+  const written = performance.now();
+  await writeFile(join(root, path), 'while indexing\n');
+  await seen;
+  const whileIndexingMs = isIndexed ? -1 : performance.now() - written;
+  await rm(join(root, path));
+  return { firstTreeMs, indexedMs: await indexed, whileIndexingMs };
 }
 
 /** Typing `@src/module12` one key at a time, ten times over: each query → main's answer. */

@@ -137,12 +137,7 @@ export class ProjectSession implements Disposable {
     const interval = setInterval(() => void this.checkRoot(), this.options.livenessIntervalMs ?? 1000);
     interval.unref();
     this.store.add(toDisposable(() => clearInterval(interval)));
-    this.store.add(
-      toDisposable(() => {
-        if (this.flushTimer) clearTimeout(this.flushTimer);
-        if (this.reloadTimer) clearTimeout(this.reloadTimer);
-      }),
-    );
+    this.store.add(toDisposable(() => [this.flushTimer, this.reloadTimer].forEach((timer) => timer && clearTimeout(timer))));
     this.options.sizeGuard?.begin();
     await this.firstIndex();
   }
@@ -392,9 +387,7 @@ export class ProjectSession implements Disposable {
     let reason: string | null = null;
     try {
       const stats = await stat(this.root);
-      if (!stats.isDirectory() || stats.ino !== this.rootIdentity.ino || stats.dev !== this.rootIdentity.dev) {
-        reason = 'was replaced';
-      }
+      if (!stats.isDirectory() || stats.ino !== this.rootIdentity.ino || stats.dev !== this.rootIdentity.dev) reason = 'was replaced';
     } catch (error) {
       reason = errorCode(error) === 'ENOENT' ? 'was deleted or moved' : 'can no longer be read';
     }
