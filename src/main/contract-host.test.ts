@@ -32,7 +32,7 @@ function setup(readFile: (input: { path: string }) => Promise<FileContent>) {
     removeRecent: notUsed,
     updateSettings: async (input) => {
       calls.push(input);
-      return { showIgnored: input.showIgnored ?? false, shortcut: input.shortcut ?? 'CommandOrControl+Shift+Space', clipboardSelection: input.clipboardSelection ?? false };
+      return { showIgnored: input.showIgnored ?? false, shortcut: input.shortcut ?? 'CommandOrControl+Shift+Space', clipboardSelection: input.clipboardSelection ?? false, exclude: input.exclude ?? [] };
     },
     getProviders: notUsed,
     setActiveProvider: notUsed,

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { RequestInput, RequestName } from './contract';
+import { ExcludePatterns } from './exclude-patterns';
 
 /** A project-relative path as the renderer sends it; main re-checks it against the root. */
 const RelativePath = z.string().min(1).max(4096);
@@ -64,7 +65,7 @@ export const requestSchemas = {
   selectFile: PathInput,
   switchCurrentFile: NoInput,
   removeRecent: z.object({ path: FolderPath }).strict(),
-  updateSettings: z.object({ showIgnored: z.boolean().optional(), shortcut: z.string().min(1).max(64).optional(), clipboardSelection: z.boolean().optional() }).strict(),
+  updateSettings: z.object({ showIgnored: z.boolean().optional(), shortcut: z.string().min(1).max(64).optional(), clipboardSelection: z.boolean().optional(), exclude: ExcludePatterns.optional() }).strict(),
   getProviders: NoInput,
   setActiveProvider: ProviderInput,
   testConnection: ProviderInput,

@@ -59,6 +59,12 @@ export interface UiSettings {
    * shortcut fires and use it as the selection. Off unless the user opts in.
    */
   clipboardSelection: boolean;
+  /**
+   * What every project hides besides its .gitignore files, like VS Code's `files.exclude`:
+   * patterns in .gitignore's syntax, one per line, applied at each project's root. A hidden
+   * folder is neither read nor watched until the user shows hidden entries and opens it.
+   */
+  exclude: string[];
 }
 
 /** Everything the renderer needs after a (re)load: the open project and its tree's top level if indexed. */

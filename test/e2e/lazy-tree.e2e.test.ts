@@ -121,6 +121,38 @@ describe('a lazy tree (serve shell, 12,000 files)', () => {
     await bar.waitFor({ state: 'hidden' });
   });
 
+  it('hides a folder named in Settings’ patterns from every view, and shows it again when the pattern goes', async () => {
+    // pkg1 (opened above) closes: the rows are drawn as they scroll into view, and pkg3 must be in view.
+    await treeItem('pkg1').click();
+    await eventually(() => treeItem('mod3').count(), (count) => count === 0, 'pkg1 closed');
+    await treeItem('pkg3').waitFor();
+    await page.keyboard.press('Control+Comma');
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    const patterns = dialog.getByRole('textbox', { name: 'Hidden in every project' });
+    await patterns.fill('pkg3/\n\n  pkg7/  \n');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    // Applied as written, blank lines and spaces dropped: nothing left to apply.
+    await eventually(() => dialog.getByRole('button', { name: 'Apply' }).isDisabled(), (disabled) => disabled, 'the patterns applied');
+    await page.screenshot({ path: join(OUTPUT, 'settings-exclude.png') });
+    await page.keyboard.press('Escape');
+    await eventually(() => treeItem('pkg3').count(), (count) => count === 0, 'pkg3 hidden');
+    expect(await treeItem('pkg7').count()).toBe(0);
+    // The filter and @ do not offer what is hidden either.
+    await page.getByLabel('Filter files').fill('pkg3/mod1/file1.ts');
+    await page.getByText('No files match “pkg3/mod1/file1.ts”.').waitFor();
+    await page.getByLabel('Filter files').fill('');
+
+    await page.keyboard.press('Control+Comma');
+    await patterns.fill('pkg7/');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await page.keyboard.press('Escape');
+    await treeItem('pkg3').waitFor();
+    expect(await treeItem('pkg7').count()).toBe(0);
+    await page.getByLabel('Filter files').fill('pkg3/mod1/file1.ts');
+    await treeItem('pkg3/mod1/file1.ts').waitFor();
+    await page.getByLabel('Filter files').fill('');
+  });
+
   it('passes axe with no serious or critical violations, and without console errors', async () => {
     expect(describeViolations(await seriousViolations(page))).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -64,6 +64,7 @@ export async function createFlintCore(options: CreateCoreOptions): Promise<Flint
     scratchFolder: join(options.cacheDirectory ?? cacheDirectory(env), 'scratch'),
     logger,
     fileSystem: options.fileSystem,
+    exclude: () => settings.value.exclude,
   });
   const prompts = new PromptBuilder({ inference, project: () => workspace.project });
   const answers = new AnswerService({

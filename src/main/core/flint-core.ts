@@ -212,8 +212,8 @@ export class FlintCore implements Disposable {
   }
 
   private uiSettings(): UiSettings {
-    const { showIgnored, shortcut, clipboardSelection } = this.options.settings.value;
-    return { showIgnored, shortcut, clipboardSelection };
+    const { showIgnored, shortcut, clipboardSelection, exclude } = this.options.settings.value;
+    return { showIgnored, shortcut, clipboardSelection, exclude: [...exclude] };
   }
 
   private async updateSettings(patch: Partial<UiSettings>): Promise<UiSettings> {
@@ -228,6 +228,7 @@ export class FlintCore implements Disposable {
       }
     }
     await this.options.settings.update(patch);
+    if (patch.exclude !== undefined) this.options.workspace.project?.setExclude(patch.exclude);
     if (patch.shortcut !== undefined && !this.options.hotkey) this.ui.emit('hotkey:status', this.hotkeyStatus);
     return this.uiSettings();
   }

@@ -5,8 +5,8 @@
  */
 export class BestOf<T> {
   private items: T[] = [];
-  /** The worst item kept after the last cut; null until `limit` were kept. */
-  private worst: T | null = null;
+  /** The worst item kept after the last cut; null until `limit` were kept (an item no better is not kept). */
+  worst: T | null = null;
   /** How many were offered; more than `limit` means the answer is cut. */
   offered = 0;
 

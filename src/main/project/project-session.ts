@@ -38,6 +38,8 @@ export interface ProjectSessionOptions {
   unwatchedPolling?: PollingOptions;
   /** Asks before a home folder, `/` or a huge folder goes live: the first tree and the watcher wait for its answer. */
   sizeGuard?: SizeGuard;
+  /** What to hide besides the .gitignore files (the `exclude` setting): .gitignore lines, at the root. */
+  exclude?: readonly string[];
 }
 
 /** A file another program wrote, and when (its modification time in ms; undefined if it was gone by then). */
@@ -60,6 +62,7 @@ type SessionState =
 export class ProjectSession implements Disposable {
   private state: SessionState = 'indexing';
   private rules = new IgnoreRules();
+  private exclude: readonly string[];
   private readonly index = new ProjectIndex();
   /** The watches, and the poller for the folders the OS would not watch. */
   private readonly watching: ProjectWatching;
@@ -107,7 +110,8 @@ export class ProjectSession implements Disposable {
     this.watching = this.store.add(new ProjectWatching(options.root, () => this.rules, options.unwatchedPolling));
     this.onDidChangeUnwatched = this.watching.onDidChangeUnwatched;
     this.store.add(this.watching.onDidHear((batch) => this.heard(batch)));
-    this.saves = new SaveGate(options.root, (error) => options.logger.error('a save could not be reported', error));
+    this.exclude = options.exclude ?? [];
+    this.saves = new SaveGate(options.root, (error) => options.logger.error('a save could not be reported', error), () => this.exclude);
   }
 
   get root(): string {
@@ -160,6 +164,13 @@ export class ProjectSession implements Disposable {
     this.watching.setFocus(folders);
   }
 
+  /** The `exclude` setting changed: everything is read again with it. */
+  setExclude(patterns: readonly string[]): void {
+    if (patterns.join('\n') === this.exclude.join('\n')) return;
+    this.exclude = [...patterns];
+    this.scheduleReload();
+  }
+
   /** Closes the project: every watch and poll stops. */
   async close(): Promise<void> {
     this.dispose();
@@ -190,7 +201,7 @@ export class ProjectSession implements Disposable {
    */
   private async firstIndex(): Promise<void> {
     const { sizeGuard } = this.options;
-    const rules = await loadRootRules(this.root);
+    const rules = await loadRootRules(this.root, this.exclude);
     this.rules = rules;
     const touched = new Set<string>();
     // Folders read while a size warning waits are not watched yet: "Open anyway" watches them (catchUp).
@@ -249,7 +260,8 @@ export class ProjectSession implements Disposable {
 
   /** A .gitignore changed: everything is read again with the new rules; what they hide now is no longer watched, what shows now is. */
   private async reload(): Promise<void> {
-    const { entries, rules } = await scanProject({ root: this.root, fileSystem: this.options.fileSystem, isCancelled: () => this.isClosed, beforeRead: (folder) => this.watching.watch(folder) });
+    const rules = await loadRootRules(this.root, this.exclude);
+    const { entries } = await scanProject({ root: this.root, rules, fileSystem: this.options.fileSystem, isCancelled: () => this.isClosed, beforeRead: (folder) => this.watching.watch(folder) });
     if (this.isClosed) return;
     this.rules = rules;
     this.index.reset(entries);

@@ -23,6 +23,8 @@ export class SaveGate {
     private readonly root: string,
     /** A failure of `admit` (a listener's bug): reported, and the saves after it still go through. */
     private readonly onError: (error: unknown) => void,
+    /** The `exclude` setting's patterns, as they are now. */
+    private readonly exclude: () => readonly string[] = () => [],
   ) {}
 
   /**
@@ -46,6 +48,7 @@ export class SaveGate {
     const folders = parts.map((_, depth) => parts.slice(0, depth).join('/'));
     const [exclude, ...texts] = await Promise.all([this.read('.git/info/exclude'), ...folders.map((folder) => this.read(folder === '' ? '.gitignore' : `${folder}/.gitignore`))]);
     const rules = new IgnoreRules();
+    if (this.exclude().length > 0) rules.add('', this.exclude().join('\n'));
     if (exclude) rules.add('', exclude);
     folders.forEach((folder, index) => texts[index] && rules.add(folder, texts[index]));
     return rules.isInsideIgnoredDirectory(path) || rules.isIgnored(path, false);

@@ -13,7 +13,7 @@ import { toFlintFailure } from '../fs/fs-errors';
 import { relativePathOf } from '../fs/project-files';
 import { filterFiles } from './file-filter';
 import type { IgnoreRules } from './ignore-rules';
-import { MAX_SUGGESTIONS, mentionableFiles, rankPaths } from './mention-match';
+import { MAX_SUGGESTIONS, MentionIndex, mentionableFiles } from './mention-match';
 import type { ProjectIndex } from './project-index';
 import { listFolder } from './tree-scanner';
 
@@ -23,7 +23,7 @@ type ReaderState = { kind: 'waiting' } | { kind: 'early'; topLevel: TreeEntry[];
 export class TreeReader {
   private state: ReaderState = { kind: 'waiting' };
   /** The index as searched, with each path lower-cased once: made again only when the index moved. */
-  private searchable: { version: number; entries: TreeEntry[]; lower: string[]; mentionable: string[]; mentionableLower: string[] } | null = null;
+  private searchable: { version: number; entries: TreeEntry[]; lower: string[]; mentions: MentionIndex } | null = null;
 
   constructor(
     private readonly root: string,
@@ -84,16 +84,13 @@ export class TreeReader {
   /** The files `@` completion offers for `query`, best first (none before the index is whole). */
   suggestFiles(query: string): string[] {
     if (!this.isIndexed) return [];
-    const { mentionable, mentionableLower } = this.searched();
-    return rankPaths(mentionable, query, MAX_SUGGESTIONS, mentionableLower);
+    return this.searched().mentions.rank(query, MAX_SUGGESTIONS);
   }
 
   private searched(): NonNullable<TreeReader['searchable']> {
     if (this.searchable?.version !== this.index.version) {
       const entries = this.index.values();
-      const mentionable = mentionableFiles(entries);
-      const toLower = (path: string): string => path.toLowerCase();
-      this.searchable = { version: this.index.version, entries, lower: entries.map((entry) => toLower(entry.path)), mentionable, mentionableLower: mentionable.map(toLower) };
+      this.searchable = { version: this.index.version, entries, lower: entries.map((entry) => entry.path.toLowerCase()), mentions: new MentionIndex(mentionableFiles(entries)) };
     }
     return this.searchable;
   }

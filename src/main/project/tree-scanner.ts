@@ -199,9 +199,10 @@ export async function describeSymlink(root: string, absolutePath: string): Promi
   }
 }
 
-/** Rules from .git/info/exclude, the lowest-precedence source git reads. */
-export async function loadRootRules(root: string): Promise<IgnoreRules> {
+/** The rules before any .gitignore: the `exclude` setting's patterns, then .git/info/exclude (the lowest-precedence source git reads). */
+export async function loadRootRules(root: string, patterns: readonly string[] = []): Promise<IgnoreRules> {
   const rules = new IgnoreRules();
+  if (patterns.length > 0) rules.add('', patterns.join('\n'));
   const exclude = await readFile(join(root, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
   if (exclude) rules.add('', exclude);
   return rules;

@@ -26,7 +26,7 @@ describe('SettingsStore', () => {
   it('loads defaults from an empty folder and creates nothing', async () => {
     const { store, notice } = await SettingsStore.load(directory);
 
-    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+    expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     expect(notice).toBeUndefined();
     expect(await readdir(directory)).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe('SettingsStore', () => {
     await Promise.all([first, second, third]);
     await store.flush();
 
-    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+    expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
   });
 
   describe('recent projects', () => {
@@ -135,7 +135,7 @@ describe('SettingsStore', () => {
 
       const { store, notice } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
       const names = await readdir(directory);
       const aside = names.find((name) => name.startsWith('settings.json.corrupt-'));
       expect(aside).toBeDefined();
@@ -150,7 +150,7 @@ describe('SettingsStore', () => {
 
       await store.addRecent('/projects/a');
 
-      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+      expect(await readJson()).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     });
 
     it('falls back to the default for a field with the wrong type and keeps the valid ones', async () => {
@@ -158,7 +158,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     });
 
     it('falls back to the default for a boolean field holding a string', async () => {
@@ -166,7 +166,16 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+      expect(store.value).toEqual({ recentProjects: ['/projects/a'], showIgnored: false, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+    });
+
+    it('keeps exclude patterns that are .gitignore lines, and drops a list holding a line break or a blank', async () => {
+      await writeFile(file, JSON.stringify({ exclude: ['dist/', '*.log'] }));
+      expect((await SettingsStore.load(directory)).store.value.exclude).toEqual(['dist/', '*.log']);
+      for (const exclude of [['dist/\n!src'], ['  '], 'dist/', [3]]) {
+        await writeFile(file, JSON.stringify({ exclude }));
+        expect((await SettingsStore.load(directory)).store.value.exclude).toEqual([]);
+      }
     });
 
     it('returns a notice when a field falls back to its default', async () => {
@@ -198,7 +207,7 @@ describe('SettingsStore', () => {
 
       const { store } = await SettingsStore.load(directory);
 
-      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
+      expect(store.value).toEqual({ recentProjects: [], showIgnored: false, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS });
     });
   });
 
@@ -208,7 +217,7 @@ describe('SettingsStore', () => {
 
     await store.update({ showIgnored: true });
 
-    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS, theme: 'dark', future: { nested: [1, 2] } });
+    expect(await readJson()).toEqual({ recentProjects: [], showIgnored: true, clipboardSelection: false, providers: [], exclude: [], shortcut: DEFAULT_HOTKEY, originConsents: NO_CONSENTS, theme: 'dark', future: { nested: [1, 2] } });
   });
 
   it('never writes a key-like field that was not already there', async () => {
@@ -219,6 +228,6 @@ describe('SettingsStore', () => {
 
     const text = await readFile(file, 'utf8');
     expect(text).not.toMatch(/key|token|secret/i);
-    expect(Object.keys(await readJson()).sort()).toEqual(['clipboardSelection', 'originConsents', 'providers', 'recentProjects', 'shortcut', 'showIgnored']);
+    expect(Object.keys(await readJson()).sort()).toEqual(['clipboardSelection', 'exclude', 'originConsents', 'providers', 'recentProjects', 'shortcut', 'showIgnored']);
   });
 });

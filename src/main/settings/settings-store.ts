@@ -10,6 +10,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HOTKEY, parseAccelerator } from '../../shared/accelerator';
+import { ExcludePatterns } from '../../shared/exclude-patterns';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { errorCode } from '../fs/fs-errors';
 
@@ -37,6 +38,8 @@ const SettingsSchema = z.looseObject({
     })
     .catch({ variables: {}, cleartext: [] })
     .default({ variables: {}, cleartext: [] }),
+  /** What every project hides besides its .gitignore files (.gitignore lines; see UiSettings). */
+  exclude: ExcludePatterns.catch([]).default([]),
   /** The ask bar's shortcut, system-wide (Electron) and in the app. */
   shortcut: z
     .string()

@@ -35,6 +35,8 @@ export interface OpenProjectOptions {
   fileSystem?: ScanFileSystem;
   /** When to ask before the folder goes live (default: only past LARGE_FOLDER_ENTRIES). */
   sizeCheck?: SizeGuardOptions;
+  /** What to hide besides the .gitignore files (the `exclude` setting). */
+  exclude?: readonly string[];
 }
 
 export class OpenProject implements Disposable {
@@ -104,7 +106,7 @@ export class OpenProject implements Disposable {
     const ownWrites = new OwnWrites();
     const files = new ProjectFiles(info.root);
     const sizeGuard = new SizeGuard(options.sizeCheck ?? { reasonAtOnce: null, largeEntries: LARGE_FOLDER_ENTRIES });
-    const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem, sizeGuard });
+    const session = new ProjectSession({ root: info.root, logger, fileSystem: options.fileSystem, sizeGuard, exclude: options.exclude });
     const edits = await EditService.create({
       files,
       journalFolder: options.journalFolder,
@@ -137,6 +139,11 @@ export class OpenProject implements Disposable {
   /** The folders the OS would not watch now, in words; null when every folder is watched. */
   get watchLimit(): WatchLimit | null {
     return describeWatchLimit(this.session.unwatchedFolders);
+  }
+
+  /** The `exclude` setting changed: the tree is read again with it (what it hides now is no longer watched). */
+  setExclude(patterns: readonly string[]): void {
+    this.session.setExclude(patterns);
   }
 
   /** "Open anyway": the tree shows and the watcher starts despite the size warning. */

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 
-/** How long an echo is expected: a guarded write settles, fsyncs and renames; chokidar waits for sizes to hold still. */
+/** How long an echo is expected: a guarded write settles, fsyncs and renames; the watcher lets a burst of events settle. */
 export const OWN_WRITE_WINDOW_MS = 10_000;
 /** Writes remembered per file: accepting several hunks quickly, the watcher may report any of them. */
 const REMEMBERED_PER_FILE = 8;

@@ -28,6 +28,8 @@ export interface WorkspaceOptions {
   home?: string;
   /** Entries past which any folder is opened only after a warning (default LARGE_FOLDER_ENTRIES). */
   largeFolderEntries?: number;
+  /** What every project hides besides its .gitignore files (the `exclude` setting), as it is now. */
+  exclude?: () => readonly string[];
 }
 
 export interface ClosedProject {
@@ -81,7 +83,8 @@ export class Workspace implements Disposable {
       const info: ProjectInfo = { id: this.nextProjectId++, root, name: basename(root) || root };
       const { journalFolder, scratchFolder, logger, fileSystem } = this.options;
       const sizeCheck = await this.sizeCheckFor(root);
-      const project = await OpenProject.open({ info, journalFolder, scratchFolder, logger, fileSystem, sizeCheck });
+      const exclude = this.options.exclude?.() ?? [];
+      const project = await OpenProject.open({ info, journalFolder, scratchFolder, logger, fileSystem, sizeCheck, exclude });
       if (this.disposed) {
         project.dispose();
         throw new FlintFailure('no-project', 'Flint is quitting; the folder was not opened.');

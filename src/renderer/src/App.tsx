@@ -93,6 +93,8 @@ export function App() {
           onChangeShortcut={(shortcut) => updateSettings({ shortcut })}
           clipboardSelection={state.settings.clipboardSelection}
           onChangeClipboardSelection={(clipboardSelection) => updateSettings({ clipboardSelection })}
+          exclude={state.settings.exclude}
+          onChangeExclude={(exclude) => updateSettings({ exclude })}
         />
       )}
     </div>

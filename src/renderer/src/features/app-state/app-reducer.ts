@@ -96,7 +96,7 @@ export const initialViewState: ViewState = {
   entryCount: null,
   currentFile: { path: null, source: null, at: 0 },
   recent: [],
-  settings: { showIgnored: false, shortcut: DEFAULT_HOTKEY, clipboardSelection: false },
+  settings: { showIgnored: false, shortcut: DEFAULT_HOTKEY, clipboardSelection: false, exclude: [] },
   notices: [],
   openFile: null,
   connection: null,

@@ -10,6 +10,7 @@ import { useFocusTrap } from '../../lib/use-focus-trap';
 import { ProviderCard } from './ProviderCard';
 import { ProviderForm } from './ProviderForm';
 import { ShortcutSettings } from './ShortcutSettings';
+import { ExcludeSetting } from './ExcludeSetting';
 import { useKeyFocus } from './use-key-focus';
 import { useProviders, type ProvidersHandle } from './use-providers';
 
@@ -20,11 +21,13 @@ export interface SettingsDialogProps {
   onChangeShortcut: (shortcut: string) => void;
   clipboardSelection: boolean;
   onChangeClipboardSelection: (value: boolean) => void;
+  exclude: readonly string[];
+  onChangeExclude: (patterns: string[]) => void;
   /** Opened to add a key: focus goes to the key field of the provider in use. */
   isAtKey?: boolean;
 }
 
-export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut, clipboardSelection, onChangeClipboardSelection, isAtKey = false }: SettingsDialogProps) {
+export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut, clipboardSelection, onChangeClipboardSelection, exclude, onChangeExclude, isAtKey = false }: SettingsDialogProps) {
   const providers = useProviders();
   const dialogRef = useRef<HTMLDivElement>(null);
   // Focus starts on the dialog, stays in it (Test connection disables itself), and goes back on close.
@@ -58,6 +61,7 @@ export function SettingsDialog({ onClose, shortcut, hotkey, onChangeShortcut, cl
         <h3>Ask bar shortcut</h3>
         <ShortcutSettings shortcut={shortcut} status={hotkey} onChange={onChangeShortcut} />
         <SelectionSetting value={clipboardSelection} onChange={onChangeClipboardSelection} />
+        <ExcludeSetting value={exclude} onChange={onChangeExclude} />
         {providers.error && <p role="alert" className="form-error">{providers.error}</p>}
         {state && !state.keychain.available && (
           <p role="alert" className="banner-warning">

@@ -64,6 +64,7 @@ export function FileTree({ model, version, showIgnored, selectedPath, onOpenFile
         }}
       />
       {matches?.indexing && <p className="tree-hint">Still indexing: the filter searches every file once they are all found.</p>}
+      {matches && !matches.indexing && matches.rows.length === 0 && <p className="tree-hint">No files match “{query}”.</p>}
       {matches?.more && (
         <p className="tree-hint">Showing the first {FILTER_LIMIT.toLocaleString()} matches; type more to narrow.</p>
       )}
