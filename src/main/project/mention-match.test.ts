@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../shared/project-types';
+import { seededRandom } from '../../../test/helpers/seeded-random';
+import { naturalCompare } from './file-filter';
 import { mentionableFiles, rankPaths } from './mention-match';
 
 const PATHS = ['README.md', 'src/a.ts', 'src/b.ts', 'src/lib/str-util.ts', 'scripts/release.sh', 'test/src-map.test.ts', 'docs/über/naïve.md'];
@@ -21,6 +23,48 @@ describe('rankPaths', () => {
 
   it('offers the paths nearest the root for a bare @, at most the limit', () => {
     expect(rankPaths(PATHS, '', 3)).toEqual(['src/a.ts', 'src/b.ts', 'README.md']);
+  });
+});
+
+describe('rankPaths, against ranking every path in full', () => {
+  /** The same order, the slow way: every path scored as the module's doc says, all sorted. */
+  const naive = (paths: string[], query: string, limit: number): string[] => {
+    const needle = query.toLowerCase();
+    const subsequence = (path: string): boolean => {
+      let at = 0;
+      for (const character of path) if (character === needle[at]) at += 1;
+      return at === needle.length;
+    };
+    const score = (path: string): number => {
+      const lower = path.toLowerCase();
+      const at = lower.indexOf(needle);
+      if (needle === '') return 1;
+      if (at === 0) return 5;
+      if (lower.slice(lower.lastIndexOf('/') + 1).startsWith(needle)) return 4;
+      if (at > 0) return '/._- '.includes(lower[at - 1]!) ? 3 : 2;
+      return subsequence(lower) ? 1 : 0;
+    };
+    return paths
+      .map((path) => ({ path, score: score(path) }))
+      .filter((entry) => entry.score > 0)
+      .sort((a, b) => b.score - a.score || a.path.length - b.path.length || naturalCompare(a.path, b.path))
+      .slice(0, limit)
+      .map((entry) => entry.path);
+  };
+
+  it('offers the same files in the same order, for seeded random paths and queries', () => {
+    const random = seededRandom(9090);
+    const pick = (from: string): string => from[Math.floor(random() * from.length)]!;
+    for (let trial = 0; trial < 200; trial += 1) {
+      const paths = new Set<string>();
+      for (let count = 0; count < 60; count += 1) {
+        const depth = 1 + Math.floor(random() * 3);
+        paths.add(Array.from({ length: depth }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick('abAB1-_.')).join('')).join('/'));
+      }
+      const query = Array.from({ length: Math.floor(random() * 4) }, () => pick('abAB1/.-')).join('');
+      const limit = 1 + Math.floor(random() * 10);
+      expect(rankPaths([...paths], query, limit), `trial ${trial}, query ${JSON.stringify(query)}`).toEqual(naive([...paths], query, limit));
+    }
   });
 });
 

@@ -5,6 +5,9 @@
 import { baseName, parentPath } from '../../shared/paths';
 import type { TreeEntry } from '../../shared/project-types';
 
+/** Past this many changes, working out again from the whole index is as cheap as following them. */
+const JOURNAL_LIMIT = 50_000;
+
 export class ProjectIndex {
   private readonly entries = new Map<string, TreeEntry>();
   /** Folder path ('' for the root) → paths of its children. */
@@ -13,6 +16,8 @@ export class ProjectIndex {
   private byName: Map<string, string[]> | null = null;
   /** Ticks on every change: what is worked out from the whole index is kept until it moves. */
   version = 0;
+  /** Paths set or deleted since the journal was last taken; 'rebuild' after a reset, or too many to be worth it. */
+  private journal: Set<string> | 'rebuild' = 'rebuild';
 
   get size(): number {
     return this.entries.size;
@@ -66,8 +71,19 @@ export class ProjectIndex {
     return this.byName.get(name) ?? [];
   }
 
+  /**
+   * The paths set or deleted since the last call, or null when what was worked out from the
+   * index must be made again (the first call, after a reset, or past JOURNAL_LIMIT changes).
+   */
+  takeChanges(): ReadonlySet<string> | null {
+    const taken = this.journal;
+    this.journal = new Set();
+    return taken === 'rebuild' ? null : taken;
+  }
+
   /** Replaces everything with `entries`. */
   reset(entries: TreeEntry[]): void {
+    this.journal = 'rebuild';
     this.entries.clear();
     this.children.clear();
     this.byName = null;
@@ -78,6 +94,7 @@ export class ProjectIndex {
   /** Adds or replaces one entry. */
   set(entry: TreeEntry): void {
     this.version += 1;
+    this.note(entry.path);
     this.unname(this.entries.get(entry.path));
     this.entries.set(entry.path, entry);
     // Kept up to date rather than rebuilt: the parser asks about prose lines while files churn.
@@ -92,6 +109,7 @@ export class ProjectIndex {
   delete(path: string): void {
     this.version += 1;
     const drop = (target: string): void => {
+      this.note(target);
       this.unname(this.entries.get(target));
       this.entries.delete(target);
       for (const child of this.children.get(target) ?? []) drop(child);
@@ -114,6 +132,12 @@ export class ProjectIndex {
       return (!known || !sameEntry(known, entry)) && !isNewer(entry.path);
     });
     return { removed, changed };
+  }
+
+  private note(path: string): void {
+    if (this.journal === 'rebuild') return;
+    this.journal.add(path);
+    if (this.journal.size > JOURNAL_LIMIT) this.journal = 'rebuild';
   }
 
   private name(entry: TreeEntry): void {

@@ -1,21 +1,13 @@
 /**
- * Hears what changes in a project: the folders' watches (folder-watches.ts), the poller that
- * reads the folders the OS would not watch (unwatched-folders.ts), and what they heard passed
- * on in settled batches, each path once.
- *
- * One write is several events (truncate, write, close), and a checkout is a storm of them: a
- * batch goes once the disk has been quiet for SETTLE_MS, or at the latest MAX_SETTLE_MS after
- * its first event; two different words for one path become `touch` (look at the disk).
+ * Hears what changes in a project: the folders' watches (folder-watches.ts) and the poller
+ * that reads the folders the OS would not watch (unwatched-folders.ts), what they heard
+ * passed on in settled batches, each path once (settling-changes.ts).
  */
 import type { IgnoreRules } from './ignore-rules';
 import { Emitter, type Disposable, type Event } from '../lifecycle';
 import { FolderWatches, type RawChange } from './folder-watches';
+import { SettlingChanges } from './settling-changes';
 import { UnwatchedFolders, type UnwatchedFoldersOptions, type UnwatchedSummary } from './unwatched-folders';
-
-/** How long the disk must be quiet before what was heard is passed on (a write is several events). */
-const SETTLE_MS = 25;
-/** How long what was heard waits at most during a storm of events. */
-const MAX_SETTLE_MS = 100;
 
 export type PollingOptions = Pick<UnwatchedFoldersOptions, 'fastIntervalMs' | 'slowTickMs' | 'slowRoundMinMs' | 'statBudget'>;
 
@@ -24,11 +16,7 @@ export class ProjectWatching implements Disposable {
   private readonly unwatched: UnwatchedFolders;
   /** What was last said of unwatched folders (null: nothing, or that every folder is watched). */
   private lastUnwatched: UnwatchedSummary | null = null;
-  /** Paths heard of and not yet passed on, with what was heard, in the order first heard. */
-  private readonly heard = new Map<string, RawChange['type']>();
-  private lastHeardAt = 0;
-  private heardSince: number | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly settling: SettlingChanges;
   private readonly _onDidHear = new Emitter<RawChange[]>();
   private readonly _onDidChangeUnwatched = new Emitter<UnwatchedSummary | null>();
 
@@ -38,6 +26,7 @@ export class ProjectWatching implements Disposable {
   readonly onDidChangeUnwatched: Event<UnwatchedSummary | null> = this._onDidChangeUnwatched.event;
 
   constructor(root: string, rules: () => IgnoreRules, polling: PollingOptions = {}) {
+    this.settling = new SettlingChanges((batch) => this._onDidHear.fire(batch));
     this.watches = new FolderWatches(root);
     this.unwatched = new UnwatchedFolders({ ...polling, root, isIgnoredDirectory: (folder) => rules().isIgnoredDirectory(folder) });
     this.watches.onDidRefuse(({ folder, code }) => void this.unwatched.refuse(folder, code));
@@ -75,7 +64,7 @@ export class ProjectWatching implements Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.settling.dispose();
     this.watches.dispose();
     this.unwatched.dispose();
     this._onDidHear.dispose();
@@ -88,25 +77,7 @@ export class ProjectWatching implements Disposable {
    */
   private hear({ type, path }: RawChange): void {
     if (type === 'unlink' || type === 'unlinkDir') this.unwatched.forget(path);
-    const earlier = this.heard.get(path);
-    this.heard.set(path, earlier === undefined || earlier === type ? type : 'touch');
-    this.lastHeardAt = Date.now();
-    this.heardSince ??= this.lastHeardAt;
-    this.timer ??= setTimeout(() => this.settle(), SETTLE_MS);
-  }
-
-  private settle(): void {
-    const now = Date.now();
-    const quietFor = now - this.lastHeardAt;
-    if (quietFor < SETTLE_MS && now - this.heardSince! < MAX_SETTLE_MS) {
-      this.timer = setTimeout(() => this.settle(), SETTLE_MS - quietFor);
-      return;
-    }
-    this.timer = null;
-    this.heardSince = null;
-    const batch = [...this.heard].map(([path, type]) => ({ type, path }));
-    this.heard.clear();
-    this._onDidHear.fire(batch);
+    this.settling.hear({ type, path });
   }
 
   /** Says what is unwatched when it differs from what was said last. */

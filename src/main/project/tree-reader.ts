@@ -13,8 +13,9 @@ import { toFlintFailure } from '../fs/fs-errors';
 import { relativePathOf } from '../fs/project-files';
 import { filterFiles } from './file-filter';
 import type { IgnoreRules } from './ignore-rules';
-import { MAX_SUGGESTIONS, MentionIndex, mentionableFiles } from './mention-match';
+import { MAX_SUGGESTIONS, rankMentions } from './mention-match';
 import type { ProjectIndex } from './project-index';
+import { SearchablePaths } from './searchable-paths';
 import { listFolder } from './tree-scanner';
 
 /** Where the reader is: before the first scan read the root, while it runs on (with what it read first), or indexed. */
@@ -22,8 +23,9 @@ type ReaderState = { kind: 'waiting' } | { kind: 'early'; topLevel: TreeEntry[];
 
 export class TreeReader {
   private state: ReaderState = { kind: 'waiting' };
-  /** The index as searched, with each path lower-cased once: made again only when the index moved. */
-  private searchable: { version: number; entries: TreeEntry[]; lower: string[]; mentions: MentionIndex } | null = null;
+  /** The index as searched, brought up to date from the index's journal when the index moved. */
+  private searchable: SearchablePaths | null = null;
+  private searchedVersion = -1;
 
   constructor(
     private readonly root: string,
@@ -84,13 +86,15 @@ export class TreeReader {
   /** The files `@` completion offers for `query`, best first (none before the index is whole). */
   suggestFiles(query: string): string[] {
     if (!this.isIndexed) return [];
-    return this.searched().mentions.rank(query, MAX_SUGGESTIONS);
+    return rankMentions(this.searched(), query, MAX_SUGGESTIONS);
   }
 
-  private searched(): NonNullable<TreeReader['searchable']> {
-    if (this.searchable?.version !== this.index.version) {
-      const entries = this.index.values();
-      this.searchable = { version: this.index.version, entries, lower: entries.map((entry) => entry.path.toLowerCase()), mentions: new MentionIndex(mentionableFiles(entries)) };
+  private searched(): SearchablePaths {
+    if (this.searchable === null || this.searchedVersion !== this.index.version) {
+      const changes = this.index.takeChanges();
+      if (this.searchable !== null && changes !== null) this.searchable.update(changes, (path) => this.index.get(path));
+      else this.searchable = new SearchablePaths(this.index.all());
+      this.searchedVersion = this.index.version;
     }
     return this.searchable;
   }
