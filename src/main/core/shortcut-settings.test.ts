@@ -77,7 +77,7 @@ describe('the ask bar shortcut setting', () => {
     const shortcuts = new TakenShortcuts([]);
     await start(shortcuts);
     const result = await host.invoke('settings:update', { shortcut: 'ctrl+alt+k' });
-    expect(result).toEqual({ ok: true, value: { showIgnored: false, shortcut: 'Control+Alt+K', clipboardSelection: false } });
+    expect(result).toEqual({ ok: true, value: { showIgnored: false, shortcut: 'Control+Alt+K', clipboardSelection: false, exclude: [] } });
     expect(shortcuts.held).toEqual(new Set(['Control+Alt+K']));
     expect(statuses().at(-1)).toMatchObject({ accelerator: 'Control+Alt+K', state: 'registered' });
     expect(JSON.parse(await readFile(join(config, 'settings.json'), 'utf8')).shortcut).toBe('Control+Alt+K');
@@ -87,7 +87,7 @@ describe('the ask bar shortcut setting', () => {
     const shortcuts = new TakenShortcuts(['Control+Alt+K']);
     await start(shortcuts);
     const result = await host.invoke('settings:update', { shortcut: 'Ctrl+Alt+K' });
-    expect(result).toEqual({ ok: true, value: { showIgnored: false, shortcut: DEFAULT_HOTKEY, clipboardSelection: false } });
+    expect(result).toEqual({ ok: true, value: { showIgnored: false, shortcut: DEFAULT_HOTKEY, clipboardSelection: false, exclude: [] } });
     expect(shortcuts.held).toEqual(new Set([DEFAULT_HOTKEY]));
     expect(statuses().at(-1)).toMatchObject({ accelerator: 'Control+Alt+K', state: 'failed', message: expect.stringContaining(`${DEFAULT_HOTKEY} still opens the ask bar`) });
     expect(statuses().at(-1)!.alternatives.length).toBeGreaterThan(0);

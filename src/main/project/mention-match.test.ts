@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../shared/project-types';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { naturalCompare } from './file-filter';
-import { mentionableFiles, rankPaths } from './mention-match';
+import { rankPaths } from './mention-match';
+import { isMentionable } from './searchable-paths';
 
 const PATHS = ['README.md', 'src/a.ts', 'src/b.ts', 'src/lib/str-util.ts', 'scripts/release.sh', 'test/src-map.test.ts', 'docs/über/naïve.md'];
 
@@ -68,7 +69,7 @@ describe('rankPaths, against ranking every path in full', () => {
   });
 });
 
-describe('mentionableFiles', () => {
+describe('isMentionable', () => {
   it('keeps files and links to files inside the project; drops folders, hidden entries and links out', () => {
     const entries: TreeEntry[] = [
       { path: 'src', kind: 'directory' },
@@ -78,6 +79,6 @@ describe('mentionableFiles', () => {
       { path: 'out.ts', kind: 'symlink', symlink: { target: '/etc/passwd', escapes: true, targetKind: 'file' } },
       { path: 'folder-link', kind: 'symlink', symlink: { target: 'src', escapes: false, targetKind: 'directory' } },
     ];
-    expect(mentionableFiles(entries)).toEqual(['src/a.ts', 'link.ts']);
+    expect(entries.filter(isMentionable).map((entry) => entry.path)).toEqual(['src/a.ts', 'link.ts']);
   });
 });

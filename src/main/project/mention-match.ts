@@ -6,20 +6,14 @@
  * Best first: the path starts with the query; then the file name does; then a folder or
  * word inside the path does (`a.ts` for `src/a.ts`, `util` for `lib/str-util.ts`); then
  * it contains it; then its letters appear in order (`sat` for `src/a.ts`). Case is
- * ignored. Ties go to the shorter path (closer to the root), then alphabetical order.
+ * ignored. Ties go to the shorter path (closer to the root), then the tree's natural order.
  */
-import type { TreeEntry } from '../../shared/project-types';
 import { BestOf } from './best-of';
 import { naturalCompare } from './file-filter';
-import { SearchablePaths, isMentionable, maskOf } from './searchable-paths';
+import { SearchablePaths, maskOf } from './searchable-paths';
 
 /** How many suggestions the list shows. */
 export const MAX_SUGGESTIONS = 8;
-
-/** The files a mention can name: files and links to files inside the project, not hidden ones. */
-export function mentionableFiles(entries: Iterable<TreeEntry>): string[] {
-  return [...entries].filter(isMentionable).map((entry) => entry.path);
-}
 
 /** The best `limit` of `paths` (files) for `query`, best first. */
 export function rankPaths(paths: readonly string[], query: string, limit = MAX_SUGGESTIONS): string[] {

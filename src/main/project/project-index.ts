@@ -49,6 +49,12 @@ export class ProjectIndex {
     return [...(this.children.get(folder) ?? [])].map((path) => this.entries.get(path)!);
   }
 
+  /** Whether `path` is a folder whose entries the index holds (not hidden, not unreadable). */
+  isListedFolder(path: string): boolean {
+    const entry = this.entries.get(path);
+    return entry?.kind === 'directory' && entry.unlisted === undefined;
+  }
+
   /** Every path below `folder` (not itself), in no order. */
   pathsBelow(folder: string): string[] {
     const paths: string[] = [];

@@ -8,12 +8,11 @@
  * pushed out batched per frame. Folders the OS refuses to watch (its limit on watches) are
  * read by polling instead (unwatched-folders.ts), and their changes go the same way.
  */
-import { stat } from 'node:fs/promises';
 import { baseName } from '../../shared/paths';
 import type { TreeChange, TreeEntry } from '../../shared/project-types';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../logger';
-import { errorCode } from '../fs/fs-errors';
+import { rootIdentityOf, rootLoss, type RootIdentity } from './root-identity';
 import { IgnoreRules } from './ignore-rules';
 import { ProjectIndex, sameEntry } from './project-index';
 import type { RawChange } from './folder-watches';
@@ -77,7 +76,7 @@ export class ProjectSession implements Disposable {
   private pendingChanges: TreeChange[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private reloadTimer: NodeJS.Timeout | null = null;
-  private rootIdentity: { dev: number; ino: number } | null = null;
+  private rootIdentity: RootIdentity | null = null;
   private readonly store = new DisposableStore();
   private readonly saves: SaveGate;
   /** What the UI reads of the tree, a piece at a time: the top level, a folder as it opens, the filter, `@`. */
@@ -136,8 +135,7 @@ export class ProjectSession implements Disposable {
 
   /** Scans the project and starts watching. Resolves when the first tree is loaded. */
   async start(): Promise<void> {
-    const rootStats = await stat(this.root);
-    this.rootIdentity = { dev: rootStats.dev, ino: rootStats.ino };
+    this.rootIdentity = await rootIdentityOf(this.root);
     const interval = setInterval(() => void this.checkRoot(), this.options.livenessIntervalMs ?? 1000);
     interval.unref();
     this.store.add(toDisposable(() => clearInterval(interval)));
@@ -267,13 +265,8 @@ export class ProjectSession implements Disposable {
     this.index.reset(entries);
     this.pendingChanges = [];
     // What the new rules hide is neither watched nor polled any more.
-    this.watching.retain((folder) => folder === '' || this.isListedFolder(folder));
+    this.watching.retain((folder) => folder === '' || this.index.isListedFolder(folder));
     this._onDidLoadTree.fire(entries);
-  }
-
-  private isListedFolder(path: string): boolean {
-    const entry = this.index.get(path);
-    return entry?.kind === 'directory' && entry.unlisted === undefined;
   }
 
   /** The first scan read the root: its top level shows now, unless a size warning holds the tree back. */
@@ -395,14 +388,7 @@ export class ProjectSession implements Disposable {
 
   /** A moved or deleted root sends no reliable event, so its identity is checked. */
   private async checkRoot(): Promise<void> {
-    if (this.isClosed || !this.rootIdentity) return;
-    let reason: string | null = null;
-    try {
-      const stats = await stat(this.root);
-      if (!stats.isDirectory() || stats.ino !== this.rootIdentity.ino || stats.dev !== this.rootIdentity.dev) reason = 'was replaced';
-    } catch (error) {
-      reason = errorCode(error) === 'ENOENT' ? 'was deleted or moved' : 'can no longer be read';
-    }
+    const reason = this.isClosed || !this.rootIdentity ? null : await rootLoss(this.root, this.rootIdentity);
     if (reason === null || this.isClosed) return;
     this.state = 'lost';
     this._onDidLoseRoot.fire(`The project folder ${this.root} ${reason} while it was open.`);

@@ -10,7 +10,7 @@
  * the last read is reported as the watcher would report it (`RawChange`).
  *
  * A folder the OS refused starts from a first read that reports nothing: what it held was
- * found by the scan (and what changed before is the reconcile's to find) or by the watcher's
+ * found by the scan that reads it right after (what changes meanwhile shows at the next read) or by the session's
  * own listing of a new folder. A folder found inside a polled one is polled too, from
  * nothing: all it holds is new to the index. A folder that is gone is dropped with
  * everything below it; one that cannot be read now (EACCES, EMFILE) is kept and read again.
