@@ -177,6 +177,7 @@ export class ProjectSession implements Disposable {
   dispose(): void {
     if (this.state === 'disposed') return;
     this.state = 'disposed';
+    this.tree.close();
     this.watched.resolve();
     this.store.dispose();
   }

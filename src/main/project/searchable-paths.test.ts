@@ -35,6 +35,15 @@ describe('SearchablePaths', () => {
     }
   });
 
+  it('made a slice at a time, holds what one made at once would, and stops when no longer wanted', async () => {
+    const entries: TreeEntry[] = Array.from({ length: 103 }, (_, index) => ({ path: `Dir${index % 7}/File${index}.TS`, kind: index % 10 === 0 ? 'directory' : 'file' }));
+    const sliced = await SearchablePaths.sliced(entries, () => false, 10);
+    expect(seen(sliced!)).toEqual(seen(new SearchablePaths(entries)));
+    let slices = 0;
+    expect(await SearchablePaths.sliced(entries, () => ++slices > 3, 10)).toBeNull();
+    expect(slices).toBe(4);
+  });
+
   it('asks for everything to be made again after a reset', () => {
     const index = new ProjectIndex();
     index.takeChanges();

@@ -21,6 +21,24 @@ export class SearchablePaths {
     this.replace([...entries]);
   }
 
+  /**
+   * Made a slice at a time, main's other work going on between slices (a million paths take
+   * most of a second); null as soon as `isUnwanted` says so.
+   */
+  static async sliced(entries: TreeEntry[], isUnwanted: () => boolean, slice = 25_000): Promise<SearchablePaths | null> {
+    const made = new SearchablePaths([]);
+    made.entries = entries;
+    made.lower = [];
+    made.masks = new Uint32Array(entries.length);
+    made.mentionable = new Uint8Array(entries.length);
+    for (let start = 0; start < entries.length; start += slice) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (isUnwanted()) return null;
+      made.fill(start, Math.min(entries.length, start + slice));
+    }
+    return made;
+  }
+
   get size(): number {
     return this.entries.length;
   }
@@ -62,12 +80,20 @@ export class SearchablePaths {
 
   private replace(entries: TreeEntry[]): void {
     this.entries = entries;
-    this.lower = entries.map((entry) => entry.path.toLowerCase());
+    this.lower = [];
     this.masks = new Uint32Array(entries.length);
     this.mentionable = new Uint8Array(entries.length);
-    for (let index = 0; index < entries.length; index += 1) {
-      this.masks[index] = maskOf(this.lower[index]!);
-      this.mentionable[index] = isMentionable(entries[index]!) ? 1 : 0;
+    this.fill(0, entries.length);
+  }
+
+  /** Works out entries `from` to `to`, in order after those before (`lower` is pushed to: a packed array is faster to search). */
+  private fill(from: number, to: number): void {
+    for (let index = from; index < to; index += 1) {
+      const entry = this.entries[index]!;
+      const lower = entry.path.toLowerCase();
+      this.lower.push(lower);
+      this.masks[index] = maskOf(lower);
+      this.mentionable[index] = isMentionable(entry) ? 1 : 0;
     }
   }
 }

@@ -26,6 +26,7 @@ export class TreeReader {
   /** The index as searched, brought up to date from the index's journal when the index moved. */
   private searchable: SearchablePaths | null = null;
   private searchedVersion = -1;
+  private closed = false;
 
   constructor(
     private readonly root: string,
@@ -42,6 +43,26 @@ export class TreeReader {
   /** The index is whole (and stays so: later reloads replace it at once). */
   indexed(): void {
     this.state = { kind: 'indexed' };
+    void this.prepareSearch();
+  }
+
+  /** The project closed: nothing more is prepared. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * Makes the searched copy of the index while main is idle, a slice at a time, so the first
+   * keystroke of `@` or the filter does not wait for it (most of a second at a million
+   * paths). What changes meanwhile is in the index's journal, applied at the first search.
+   */
+  private async prepareSearch(): Promise<void> {
+    if (this.searchable !== null) return;
+    this.index.takeChanges();
+    const made = await SearchablePaths.sliced([...this.index.all()], () => this.closed || this.searchable !== null);
+    if (made === null || this.searchable !== null) return;
+    this.searchable = made;
+    this.searchedVersion = -1;
   }
 
   get isIndexed(): boolean {
