@@ -185,6 +185,9 @@ export interface TurnView {
   failure?: TurnFailure;
 }
 
+/** A turn but its prose: what a batch sends when a turn's fields change, and what the renderer's view keeps (its prose lives apart). */
+export type TurnFields = Omit<TurnView, 'prose' | 'proseTail'>;
+
 /** The model's output rate in a turn, as the pane shows it. */
 export interface OutputRate {
   turn: number;
@@ -209,7 +212,7 @@ export interface AnswerUpdate {
   status?: AnswerStatus;
   message?: string;
   /** Turns whose fields changed (prose aside), whole. */
-  turns?: Omit<TurnView, 'prose' | 'proseTail'>[];
+  turns?: TurnFields[];
   /** Prose to append, per turn, in order. */
   prose?: { turn: number; text: string }[];
   /** After the prose above (a turn's prose ends its tail): each turn's tail, set (`replace`) or appended to (see TurnView.proseTail). */

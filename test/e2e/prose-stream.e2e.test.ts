@@ -11,6 +11,54 @@ import { askFlint, eventually } from '../helpers/chromium';
 import { E2E_OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim';
 
 const WALK = '# Walk-through\n\nFirst, the parser reads each delta as it arrives and keeps the unfinished line for later.\nThen it anchors the hunks.\n';
+/** 240 unique words, some bold, 12 to a line, a paragraph every 4 lines: each delta's words can be told apart. */
+const WORDS = Array.from({ length: 240 }, (_, index) => (index % 7 === 3 ? `**w${1000 + index}**` : `w${1000 + index}`));
+const MANY_WORDS = WORDS.map((word, index) => word + ((index + 1) % 48 === 0 ? '\n\n' : (index + 1) % 12 === 0 ? '\n' : ' ')).join('');
+
+/**
+ * In the page, before its socket exists: after the app has handled each message, checks that
+ * every word of the prose it brought is in the page already (in that task), and at the next
+ * animation frame (after the app's own, asked for first) that every word so far is in the
+ * formatted Markdown of both views, with nothing left unformatted.
+ */
+const PROSE_PROBE = `(() => {
+  const probe = { batches: 0, late: [], unformatted: [], frames: 0, seen: new Set() };
+  window.proseProbe = probe;
+  const Native = window.WebSocket;
+  const wordsOf = (text) => text.match(/w[0-9]{4}/g) ?? [];
+  const afterFrame = () => {
+    probe.frames += 1;
+    const formatted = [...document.querySelectorAll('.markdown')].map((element) => element.textContent).join(' ');
+    for (const word of probe.seen) if (!formatted.includes(word)) probe.unformatted.push(word);
+    for (const span of document.querySelectorAll('.prose-arriving')) if (span.textContent !== '') probe.unformatted.push('arriving: ' + span.textContent);
+  };
+  const check = (data) => {
+    const message = JSON.parse(data);
+    const update = message.type === 'event' && message.envelope.channel === 'ask:update' ? message.envelope.payload : null;
+    if (!update) return;
+    const words = [...(update.prose ?? []), ...(update.proseTail ?? [])].flatMap((piece) => wordsOf(piece.text));
+    if (words.length === 0) return;
+    probe.batches += 1;
+    const page = document.body.textContent;
+    for (const word of words) {
+      if (!page.includes(word)) probe.late.push(word);
+      probe.seen.add(word);
+    }
+    requestAnimationFrame(afterFrame);
+  };
+  window.WebSocket = class extends Native {
+    set onmessage(handler) {
+      super.onmessage = handler && ((event) => {
+        handler.call(this, event);
+        check(event.data);
+      });
+    }
+    get onmessage() {
+      return super.onmessage;
+    }
+  };
+})()`;
+
 const SEARCH_REPLACE = 'Here is the change.\n\nsrc/app.ts\n<<<<<<< SEARCH\nexport const app = 1;\n=======\nexport const app = 2;\n>>>>>>> REPLACE\n\nThat is all.\n';
 
 describe('prose as it streams', () => {
@@ -26,6 +74,7 @@ describe('prose as it streams', () => {
       rules: [
         { match: { inputIncludes: 'walk me through' }, answer: { text: WALK }, holdAfter: 'First, the parser reads each' },
         { match: { inputIncludes: 'change it' }, answer: { text: SEARCH_REPLACE }, holdAfter: 'src/app.ts\n' },
+        { match: { inputIncludes: 'many words' }, answer: { text: MANY_WORDS }, tokensPerSecond: 400 },
       ],
     });
     page = flint.page;
@@ -66,5 +115,21 @@ describe('prose as it streams', () => {
     expect(prose).toContain('That is all.');
     expect(prose).not.toContain('src/app.ts');
     await page.screenshot({ path: join(E2E_OUTPUT, 'prose-stream-path-in-hunk.png') });
+  });
+
+  it('puts each delta’s words in the page in the task its message came in, formatted in both views by the next frame', async () => {
+    await page.addInitScript(PROSE_PROBE);
+    await page.reload();
+    await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('ready'), 'the connection again');
+    await askFlint(page, 'many words, please', { fresh: true });
+    await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text === 'Answer complete', 'the end of the answer');
+    const probe = (await page.evaluate('({ batches: proseProbe.batches, frames: proseProbe.frames, seen: proseProbe.seen.size, late: proseProbe.late, unformatted: proseProbe.unformatted })')) as { batches: number; frames: number; seen: number; late: string[]; unformatted: string[] };
+    // Many batches, not one: the answer streamed (400 tokens/s, a delta every 10 ms).
+    expect(probe.batches).toBeGreaterThan(5);
+    expect(probe.seen).toBe(240);
+    expect(probe.late).toEqual([]);
+    expect(probe.unformatted).toEqual([]);
+    // Bold words are formatted, in the bar and the pane alike.
+    await expect.poll(() => page.locator('.markdown strong', { hasText: 'w1003' }).count()).toBe(2);
   });
 });

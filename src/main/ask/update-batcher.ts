@@ -12,7 +12,7 @@
  * it goes out (`streaming`).
  */
 import type { HunkUpdate } from '../../shared/edits/hunk-types';
-import type { AnswerStatus, AnswerUpdate, OutputRate, TurnView } from '../../shared/ask-types';
+import type { AnswerStatus, AnswerUpdate, OutputRate, TurnFields } from '../../shared/ask-types';
 import type { StreamSink } from '../inference/model-stream';
 import type { Disposable } from '../lifecycle';
 import { meteredSink } from './output-meter';
@@ -113,7 +113,7 @@ export class UpdateBatcher implements Disposable {
   }
 
   /** A turn's fields changed (its status, when it took effect…): the batch carries its latest. */
-  turn(meta: Omit<TurnView, 'prose'>): void {
+  turn(meta: TurnFields): void {
     const turns = (this.pending.turns ??= []);
     const index = turns.findIndex((turn) => turn.index === meta.index);
     if (index === -1) turns.push({ ...meta });

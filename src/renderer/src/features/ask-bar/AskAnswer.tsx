@@ -4,31 +4,24 @@
  * ended (an error, or stopped).
  */
 import type { Ref } from 'react';
+import type { TurnFields } from '../../../../shared/ask-types';
 import { isMac } from '../../lib/platform';
 import type { AnswerView } from '../edits/answer-view';
-import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
+import type { ProseStore } from '../edits/prose-store';
+import { TurnProse, useHasProse } from '../edits/TurnProse';
 import { reviewKeyLabels } from '../review/review-keys';
 
 const keys = reviewKeyLabels(isMac);
 
 /** `scrollRef`: the bar follows the stream in this view (use-follow-stream.ts; its control is the bar's). */
-export function AskAnswer({ view, scrollRef }: { view: AnswerView; scrollRef?: Ref<HTMLDivElement> }) {
+export function AskAnswer({ view, prose, scrollRef }: { view: AnswerView; prose: ProseStore; scrollRef?: Ref<HTMLDivElement> }) {
   const isStreaming = view.status === 'streaming';
   const hunkCount = view.order.length;
   const latest = view.turns.at(-1);
   return (
     <div ref={scrollRef} className="ask-bar-answer" aria-label="Answer" aria-live="polite" aria-busy={isStreaming}>
       {view.turns.map((turn) => (
-        <div key={turn.index} className={`ask-bar-turn is-${turn.status}`}>
-          {view.turns.length > 1 && (
-            <p className="ask-bar-words">
-              <span className="ask-bar-meta">{turn.kind === 'redirect' ? 'Redirect' : turn.kind === 'queued' ? 'Queued' : turn.kind === 'follow-up' ? 'Follow-up' : 'You'}:</span> {turn.text}
-            </p>
-          )}
-          {(turn.prose + (turn.proseTail ?? '')).trim() ? <MarkdownAnswer text={turn.prose} tail={turn.proseTail} /> : turn.status === 'streaming' ? <p className="ask-bar-meta">Thinking…</p> : null}
-          {turn.status === 'redirected' && <p className="ask-bar-meta">Redirected.</p>}
-          {turn.status === 'queued' && <p className="ask-bar-meta">Queued: sent when the answer above ends.</p>}
-        </div>
+        <AskTurn key={turn.index} turn={turn} prose={prose} withWords={view.turns.length > 1} />
       ))}
       {hunkCount > 0 && (
         <p className="ask-bar-meta" aria-label="Proposed changes">
@@ -38,6 +31,23 @@ export function AskAnswer({ view, scrollRef }: { view: AnswerView; scrollRef?: R
       )}
       {latest?.status === 'failed' && <p className="form-error">{latest.message ?? view.message} Retry is in the diff pane.</p>}
       {latest?.status === 'stopped' && <p className="ask-bar-meta">Stopped.</p>}
+    </div>
+  );
+}
+
+/** One turn in the bar: the user's words (when there are several turns), the model's prose as it streams, how it ended. */
+function AskTurn({ turn, prose, withWords }: { turn: TurnFields; prose: ProseStore; withWords: boolean }) {
+  const hasProse = useHasProse(prose, turn.index);
+  return (
+    <div className={`ask-bar-turn is-${turn.status}`}>
+      {withWords && (
+        <p className="ask-bar-words">
+          <span className="ask-bar-meta">{turn.kind === 'redirect' ? 'Redirect' : turn.kind === 'queued' ? 'Queued' : turn.kind === 'follow-up' ? 'Follow-up' : 'You'}:</span> {turn.text}
+        </p>
+      )}
+      {hasProse ? <TurnProse prose={prose} turn={turn.index} /> : turn.status === 'streaming' ? <p className="ask-bar-meta">Thinking…</p> : null}
+      {turn.status === 'redirected' && <p className="ask-bar-meta">Redirected.</p>}
+      {turn.status === 'queued' && <p className="ask-bar-meta">Queued: sent when the answer above ends.</p>}
     </div>
   );
 }

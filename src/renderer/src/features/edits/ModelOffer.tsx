@@ -3,7 +3,7 @@
  * each — the click sets that model (in the slot that failed, fast or deep) and retries.
  */
 import { useEffect, useState } from 'react';
-import type { TurnView } from '../../../../shared/ask-types';
+import type { TurnFields } from '../../../../shared/ask-types';
 import { modelsToOffer } from '../../../../shared/model-offer';
 import { flint } from '../../lib/flint';
 import type { AnswerHandle } from './use-answer';
@@ -15,7 +15,7 @@ interface Offer {
   reason?: string;
 }
 
-export function ModelOffer({ turn, answer }: { turn: TurnView; answer: AnswerHandle }) {
+export function ModelOffer({ turn, answer }: { turn: TurnFields; answer: AnswerHandle }) {
   const [offer, setOffer] = useState<Offer | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -4,16 +4,16 @@
  * and hunks, and how the turn went. Hunks a redirect superseded stay under their turn,
  * collapsed: out of Accept all and the A key, each still acceptable on its own.
  */
-import type { TurnView } from '../../../../shared/ask-types';
-import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
+import type { TurnFields } from '../../../../shared/ask-types';
 import { hunksOfTurn, type AnswerView } from './answer-view';
 import { HunkCard, type HunkCardActions } from './HunkCard';
+import { TurnProse, useHasProse } from './TurnProse';
 import { TurnStatus } from './TurnStatus';
 import type { AnswerHandle } from './use-answer';
 
 export interface TurnBlockProps {
   view: AnswerView;
-  turn: TurnView;
+  turn: TurnFields;
   answer: AnswerHandle;
   /** The hunk the review keys act on. */
   currentHunk: string | null;
@@ -21,7 +21,7 @@ export interface TurnBlockProps {
   onOpenSettings: () => void;
 }
 
-const KIND_LABELS: Record<TurnView['kind'], string> = {
+const KIND_LABELS: Record<TurnFields['kind'], string> = {
   question: 'You asked',
   'follow-up': 'You followed up',
   redirect: 'You redirected',
@@ -31,6 +31,7 @@ const KIND_LABELS: Record<TurnView['kind'], string> = {
 
 export function TurnBlock({ view, turn, answer, currentHunk, cardActions, onOpenSettings }: TurnBlockProps) {
   const { current, superseded } = hunksOfTurn(view, turn.index);
+  const hasProse = useHasProse(answer.prose, turn.index);
   const card = (id: string) => <HunkCard key={id} hunk={view.hunks[id]!} store={answer.lines} isCurrent={id === currentHunk} actions={cardActions} />;
   return (
     <section className={`turn is-${turn.status}`} aria-label={`Turn ${turn.index}`} data-turn={turn.index}>
@@ -46,9 +47,9 @@ export function TurnBlock({ view, turn, answer, currentHunk, cardActions, onOpen
           Told the model: {turn.note}
         </p>
       )}
-      {(turn.prose + (turn.proseTail ?? '')).trim() && (
+      {hasProse && (
         <div className="edit-prose" aria-label="Answer">
-          <MarkdownAnswer text={turn.prose} tail={turn.proseTail} />
+          <TurnProse prose={answer.prose} turn={turn.index} />
         </div>
       )}
       {current.map(card)}

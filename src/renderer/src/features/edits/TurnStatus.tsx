@@ -5,12 +5,12 @@
  * retrying by itself.
  */
 import { useEffect, useState } from 'react';
-import type { TurnView } from '../../../../shared/ask-types';
+import type { TurnFields } from '../../../../shared/ask-types';
 import { ModelOffer } from './ModelOffer';
 import type { AnswerHandle } from './use-answer';
 
 export interface TurnStatusProps {
-  turn: TurnView;
+  turn: TurnFields;
   answer: AnswerHandle;
   onOpenSettings: () => void;
 }
@@ -38,7 +38,7 @@ export function TurnStatus({ turn, answer, onOpenSettings }: TurnStatusProps) {
 }
 
 /** A queued turn says when it was sent (it took effect when the answer before it ended). */
-function sentWords(turn: TurnView, at: (epochMs: number | undefined) => string): string {
+function sentWords(turn: TurnFields, at: (epochMs: number | undefined) => string): string {
   return turn.kind === 'queued' && turn.startedAtEpochMs !== undefined ? `Queued at ${at(turn.askedAtEpochMs)}, sent at ${at(turn.startedAtEpochMs)} when the answer above ended. ` : '';
 }
 

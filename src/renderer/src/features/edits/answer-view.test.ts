@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerUpdate, TurnView } from '../../../../shared/ask-types';
+import type { AnswerUpdate, TurnFields } from '../../../../shared/ask-types';
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
 import { applyAnswerUpdate, hunksOfTurn, pendingHunkCount, startedAnswer } from './answer-view';
 
@@ -16,7 +16,7 @@ const hunk = (id: string, extra: Partial<HunkUpdate> = {}): HunkUpdate => ({
   ...extra,
 });
 
-const turn = (index: number, extra: Partial<TurnView> = {}): Omit<TurnView, 'prose'> => ({
+const turn = (index: number, extra: Partial<TurnFields> = {}): TurnFields => ({
   index,
   kind: index === 1 ? 'question' : 'redirect',
   text: `words ${index}`,
@@ -30,22 +30,11 @@ const turn = (index: number, extra: Partial<TurnView> = {}): Omit<TurnView, 'pro
 const update = (extra: Partial<AnswerUpdate> = {}): AnswerUpdate => ({ sessionId: 's1', hunks: [], ...extra });
 
 describe('applyAnswerUpdate', () => {
-  it('shows a turn’s tail after its prose: appended, replaced, ended by the turn’s next prose line, kept through a change of its fields', () => {
-    let view = applyAnswerUpdate(startedAnswer('s1'), update({ turns: [turn(1)], proseTail: [{ turn: 1, text: 'Hel', replace: false }] }))!;
-    expect(view.turns[0]).toMatchObject({ prose: '', proseTail: 'Hel' });
-    view = applyAnswerUpdate(view, update({ turns: [turn(1, { startedAtEpochMs: 5 })], proseTail: [{ turn: 1, text: 'lo', replace: false }] }))!;
-    expect(view.turns[0]).toMatchObject({ prose: '', proseTail: 'Hello', startedAtEpochMs: 5 });
-    view = applyAnswerUpdate(view, update({ prose: [{ turn: 1, text: 'Hello\n' }], proseTail: [{ turn: 1, text: 'W', replace: false }] }))!;
-    expect(view.turns[0]).toMatchObject({ prose: 'Hello\n', proseTail: 'W' });
-    view = applyAnswerUpdate(view, update({ proseTail: [{ turn: 1, text: '', replace: true }] }))!;
-    expect(view.turns[0]!.prose).toBe('Hello\n');
-    expect(view.turns[0]!.proseTail).toBeUndefined();
-  });
-
-  it('returns the same view for a batch that only brings lines or a line still arriving (React renders nothing)', () => {
-    const view = applyAnswerUpdate(startedAnswer('s1'), update({ hunks: [hunk('1.0', { message: 'm' })] }))!;
+  it('returns the same view for a batch that only brings lines, a line still arriving or prose (React renders nothing)', () => {
+    const view = applyAnswerUpdate(startedAnswer('s1'), update({ turns: [turn(1)], hunks: [hunk('1.0', { message: 'm' })] }))!;
     const lines = applyAnswerUpdate(view, update({ hunks: [hunk('1.0', { message: 'm', appendLines: [{ kind: 'add', text: 'x' }], partialLine: { kind: 'add', text: 'y' } })] }));
     expect(lines).toBe(view);
+    expect(applyAnswerUpdate(view, update({ prose: [{ turn: 1, text: 'Hello\n' }], proseTail: [{ turn: 1, text: 'W', replace: false }] }))).toBe(view);
     const settled = applyAnswerUpdate(view, update({ hunks: [hunk('1.0', { message: 'm', state: 'pending' })] }))!;
     expect(settled).not.toBe(view);
     expect(settled.hunks['1.0']!.state).toBe('pending');
@@ -58,12 +47,12 @@ describe('applyAnswerUpdate', () => {
     expect(applyAnswerUpdate(other, update({ prose: [{ turn: 1, text: 'late' }] }))).toBe(other);
   });
 
-  it('keeps each turn’s prose apart, in order, and replaces a turn’s fields when it changes', () => {
+  it('keeps turns in order, and replaces a turn’s fields when it changes', () => {
     let view = applyAnswerUpdate(startedAnswer('s1'), update({ turns: [turn(1)], prose: [{ turn: 1, text: 'Skipping ' }] }));
-    view = applyAnswerUpdate(view, update({ turns: [turn(1, { status: 'redirected', followedBy: 2 }), turn(2)], prose: [{ turn: 1, text: 'cancelled' }, { turn: 2, text: 'Using reduce.' }] }));
-    expect(view?.turns.map((entry) => [entry.index, entry.status, entry.prose])).toEqual([
-      [1, 'redirected', 'Skipping cancelled'],
-      [2, 'streaming', 'Using reduce.'],
+    view = applyAnswerUpdate(view, update({ turns: [turn(1, { status: 'redirected', followedBy: 2 }), turn(2)] }));
+    expect(view?.turns.map((entry) => [entry.index, entry.status, entry.followedBy])).toEqual([
+      [1, 'redirected', 2],
+      [2, 'streaming', undefined],
     ]);
     expect(view?.title).toBe('words 1');
   });
@@ -79,7 +68,7 @@ describe('applyAnswerUpdate', () => {
     const shown = applyAnswerUpdate(startedAnswer('s0'), update({ sessionId: 's0', hunks: [hunk('1.0')] }));
     const full = applyAnswerUpdate(shown, update({ full: { title: 'Skip cancelled invoices' }, status: 'complete', turns: [turn(1, { status: 'complete' })], prose: [{ turn: 1, text: 'Done.' }], hunks: [hunk('1.0', { state: 'pending' })] }));
     expect(full).toMatchObject({ sessionId: 's1', title: 'Skip cancelled invoices', status: 'complete', order: ['1.0'] });
-    expect(full?.turns[0]?.prose).toBe('Done.');
+    expect(full?.turns[0]?.status).toBe('complete');
   });
 
   it('keeps hunks in the order they first arrived, replaces their metadata, and drops their lines', () => {

@@ -1,9 +1,10 @@
 /**
- * The renderer's view of one conversation — its turns (each with its prose), hunk
- * metadata, problems — and how an `ask:update` batch changes it. Pure: hunk lines go to
- * the HunkLineStore instead. A full update (a (re)load) replaces the view.
+ * The renderer's view of one conversation — its turns, hunk metadata, problems — and how
+ * an `ask:update` batch changes it. Pure: hunk lines go to the HunkLineStore and prose to
+ * the ProseStore instead, so that a batch of lines or prose renders none of it. A full
+ * update (a (re)load) replaces the view.
  */
-import type { AnswerStatus, AnswerUpdate, TurnView } from '../../../../shared/ask-types';
+import type { AnswerStatus, AnswerUpdate, TurnFields } from '../../../../shared/ask-types';
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
 
 /** A hunk without its lines (they live in the HunkLineStore, the line still arriving too). */
@@ -14,8 +15,8 @@ export interface AnswerView {
   title: string;
   status: AnswerStatus;
   message?: string;
-  /** By index order (turn 1 first). */
-  turns: TurnView[];
+  /** By index order (turn 1 first); their prose is in the ProseStore. */
+  turns: TurnFields[];
   /** Hunk ids in the order they first arrived. */
   order: string[];
   hunks: Record<string, HunkMeta>;
@@ -29,14 +30,14 @@ export function startedAnswer(sessionId: string, title = ''): AnswerView {
 
 /**
  * Applies one batch. A batch for another conversation leaves the view as it is; a full
- * one (the whole conversation) replaces it. A batch that only brings lines (most of them,
- * while an answer streams) returns the same view: React then renders nothing for it.
+ * one (the whole conversation) replaces it. A batch that only brings lines or prose (most of
+ * them, while an answer streams) returns the same view: React then renders nothing for it.
  */
 export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpdate): AnswerView | null {
   if (update.full) return applyAnswerUpdate(startedAnswer(update.sessionId, update.full.title), { ...update, full: undefined });
   if (!current || current.sessionId !== update.sessionId) return current;
   const changed = update.hunks.filter((hunk) => !sameMeta(current.hunks[hunk.id], hunk));
-  const onlyLines = changed.length === 0 && update.turns === undefined && update.prose === undefined && update.proseTail === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
+  const onlyLines = changed.length === 0 && update.turns === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
   if (onlyLines) return current;
   const hunks = { ...current.hunks };
   const order = [...current.order];
@@ -64,28 +65,11 @@ function sameMeta(meta: HunkMeta | undefined, update: HunkUpdate): boolean {
   return keys.length === Object.keys(meta).length && keys.every((key) => meta[key] === update[key]);
 }
 
-/** Turns' fields, then prose lines (which end their turn's tail), then the tails after them. */
-function applyTurns(turns: readonly TurnView[], update: AnswerUpdate): TurnView[] {
-  if (!update.turns && !update.prose && !update.proseTail) return turns as TurnView[];
+/** Turns whose fields changed replace theirs (their prose is not the view's). */
+function applyTurns(turns: readonly TurnFields[], update: AnswerUpdate): TurnFields[] {
+  if (!update.turns) return turns as TurnFields[];
   const next = [...turns];
-  for (const meta of update.turns ?? []) {
-    const position = meta.index - 1;
-    const before = next[position];
-    next[position] = { ...meta, prose: before?.prose ?? '', ...(before?.proseTail ? { proseTail: before.proseTail } : {}) };
-  }
-  for (const piece of update.prose ?? []) {
-    const turn = next[piece.turn - 1];
-    if (!turn) continue;
-    const { proseTail: _ended, ...rest } = turn;
-    next[piece.turn - 1] = { ...rest, prose: turn.prose + piece.text };
-  }
-  for (const tail of update.proseTail ?? []) {
-    const turn = next[tail.turn - 1];
-    if (!turn) continue;
-    const { proseTail: before = '', ...rest } = turn;
-    const text = tail.replace ? tail.text : before + tail.text;
-    next[tail.turn - 1] = text ? { ...rest, proseTail: text } : rest;
-  }
+  for (const meta of update.turns) next[meta.index - 1] = { ...meta };
   return next;
 }
 

@@ -15,6 +15,7 @@ import { remember } from '../../lib/tab-memory';
 import { applyAnswerUpdate, startedAnswer, type AnswerView } from './answer-view';
 import { HunkLineStore } from './hunk-line-store';
 import { OutputRateStore } from './output-rate';
+import { ProseStore } from './prose-store';
 import { applyLines, useConversationSync, type AnswerRefs } from './use-conversation-sync';
 import { ViewUpdates } from './view-updates';
 
@@ -51,11 +52,13 @@ export function useAnswer(onError: (message: string) => void) {
   const refusals = useAskRefusal();
   const storeRef = useRef(new HunkLineStore());
   const ratesRef = useRef(new OutputRateStore());
+  const proseRef = useRef(new ProseStore());
   const viewsRef = useRef<ViewUpdates | null>(null);
   // A drawn hunk's card waits for the preview's paint (hunk-previews.ts).
   viewsRef.current ??= new ViewUpdates(setView, (run) => storeRef.current.previews.whenPainted(run));
   const refs: AnswerRefs = {
     store: storeRef.current,
+    prose: proseRef.current,
     rates: ratesRef.current,
     sessionId: useRef<string | null>(null),
     askedAt: useRef<number | null>(null),
@@ -122,7 +125,7 @@ export function useAnswer(onError: (message: string) => void) {
     [call, onError, refusals.clear, refusals.check],
   );
 
-  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, rates: ratesRef.current, send, show, stop, accept, reject, revert, restore, acceptAll, rejectAll, retry, cancelRetry };
+  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, prose: proseRef.current, rates: ratesRef.current, send, show, stop, accept, reject, revert, restore, acceptAll, rejectAll, retry, cancelRetry };
 }
 
 /** What a new question is about, as the bar showed it: the file, its focus (and selection), or the project. */
@@ -139,6 +142,7 @@ function askedAbout(scope: AnswerScope | undefined) {
 /** A new conversation goes on screen, with whatever of it arrived before its id. */
 function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early: readonly AnswerUpdate[], setView: (view: AnswerView | null) => void): void {
   refs.store.clear();
+  refs.prose.clear();
   refs.rates.clear();
   refs.views.drop();
   refs.sessionId.current = sessionId;
@@ -149,6 +153,7 @@ function showStarted(refs: AnswerRefs, sessionId: string, prompt: string, early:
     if (update.sessionId !== sessionId) continue;
     // Not on screen yet: its cards draw these hunks.
     applyLines(refs.store, update, false);
+    refs.prose.take(update);
     refs.rates.take(update);
     view = applyAnswerUpdate(view, update);
   }

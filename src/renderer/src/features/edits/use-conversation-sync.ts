@@ -16,11 +16,14 @@ import { isString, recall, remember } from '../../lib/tab-memory';
 import { applyAnswerUpdate, type AnswerView } from './answer-view';
 import type { HunkLineStore } from './hunk-line-store';
 import type { OutputRateStore } from './output-rate';
+import type { ProseStore } from './prose-store';
 import type { ViewUpdates } from './view-updates';
 
 /** The mutable side of the conversation on screen, shared by the subscription and the requests. */
 export interface AnswerRefs {
   store: HunkLineStore;
+  /** Each turn's prose, which TurnProse follows outside React state. */
+  prose: ProseStore;
   /** The model's output rate in the conversation on screen. */
   rates: OutputRateStore;
   /** The conversation on screen: updates for any other are not applied. */
@@ -44,7 +47,7 @@ export function useConversationSync(
   setConversations: (list: ConversationSummary[]) => void,
   onError: (message: string) => void,
 ) {
-  const { store, rates, sessionId, askedAt, loading, early, views } = refs;
+  const { store, prose, rates, sessionId, askedAt, loading, early, views } = refs;
 
   /** Shows a conversation of the history: its whole state from main. */
   const show = useCallback(async (id: string): Promise<void> => {
@@ -63,6 +66,7 @@ export function useConversationSync(
     store.clear();
     rates.clear();
     for (const hunk of result.value.hunks) store.append(hunk.id, hunk.appendLines);
+    prose.take(result.value);
     setView(applyAnswerUpdate(null, result.value));
   }, []);
 
@@ -84,8 +88,8 @@ export function useConversationSync(
     const subscriptions = [
       flint.on('ask:update', (update) => {
         // Ready for the next batch once this one is in the DOM (main's UpdateBatcher waits for
-        // it): at once if the view rendered it, else at the next frame (lines only, a card
-        // waiting for its hunk's paint, another conversation's batch).
+        // it): at once if the view rendered it or its prose was written, else at the next
+        // frame (lines only, a card waiting for its hunk's paint, another conversation's batch).
         const acknowledge = (): void => void flint.acknowledgeAnswer({ sessionId: update.sessionId });
         if (takeUpdate(refs, update) === 'rendered') acknowledge();
         else requestAnimationFrame(acknowledge);
@@ -111,22 +115,28 @@ export function useConversationSync(
   return { show };
 }
 
-/** Takes an `ask:update` batch in: what the view did with it (see ViewUpdates.take), or 'elsewhere' (not the conversation shown). */
-function takeUpdate({ store, rates, sessionId, askedAt, loading, early, views }: AnswerRefs, update: AnswerUpdate): ReturnType<ViewUpdates['take']> | 'elsewhere' {
+/**
+ * Takes an `ask:update` batch in: what the view did with it (see ViewUpdates.take; prose
+ * written counts as rendered), or 'elsewhere' (not the conversation shown).
+ */
+function takeUpdate({ store, prose, rates, sessionId, askedAt, loading, early, views }: AnswerRefs, update: AnswerUpdate): ReturnType<ViewUpdates['take']> | 'elsewhere' {
   if (update.sessionId !== sessionId.current) {
     early.current?.push(update);
     return 'elsewhere';
   }
   if (loading.current === update.sessionId) return 'elsewhere';
   const drewHunk = applyLines(store, update);
+  // Its characters are in the page when this returns (TurnProse.tsx).
+  const wroteProse = prose.take(update);
   rates.take(update);
   if (update.status === 'complete' && askedAt.current !== null) {
     markPainted('flint:edit-painted', askedAt.current);
     askedAt.current = null;
   }
-  // A batch of lines only returns the same view: React renders nothing for it (a
+  // A batch of lines or prose only returns the same view: React renders nothing for it (a
   // transition instead measured worse: its slices keep the thread busy longer).
-  return views.take(update, drewHunk);
+  const taken = views.take(update, drewHunk);
+  return taken === 'unchanged' && wroteProse ? 'rendered' : taken;
 }
 
 /**

@@ -7,7 +7,7 @@
  * Rendered block by block (markdown-blocks.ts): as the answer grows, only its last block
  * is parsed and rendered again; `tail` (the prose still arriving) joins that block.
  */
-import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import { remarkGfmOnce } from './remark-gfm-once';
 import type { LanguageSupport } from '@codemirror/language';
@@ -32,12 +32,27 @@ export const MarkdownAnswer = memo(function MarkdownAnswer({ text, tail = '' }: 
 const REMARK_PLUGINS = [remarkGfmOnce];
 
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return (
-    <Markdown remarkPlugins={REMARK_PLUGINS} components={components} skipHtml>
-      {text}
-    </Markdown>
-  );
+  return renderedBlock(text);
 });
+
+/**
+ * The blocks rendered last, by their text. The ask bar and the pane show the same answer:
+ * each open block is parsed once a frame, not once per view. `Markdown` is a plain function
+ * of its props (no hooks), so its element is shared as any other; the components in it
+ * (a code block loading its language) keep their own state per place.
+ */
+const rendered = new Map<string, ReactElement>();
+const RENDERED_KEPT = 16;
+
+function renderedBlock(text: string): ReactElement {
+  let element = rendered.get(text);
+  if (element === undefined) {
+    element = Markdown({ children: text, remarkPlugins: REMARK_PLUGINS, components, skipHtml: true });
+    rendered.set(text, element);
+    if (rendered.size > RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
+  }
+  return element;
+}
 
 const components: Components = {
   a: ({ children, href }) => (
