@@ -36,11 +36,15 @@ export interface ProseFigures {
 
 const WORD = /q[0-9a-z]{3}/g;
 
+/** The answers' words: each one unique. */
+const wordOf = (index: number): string => `q${index.toString(36).padStart(3, '0')}`;
+const wordsOf = (from: number, count: number): string[] => Array.from({ length: count }, (_, index) => wordOf(from + index));
+
 /** `count` unique words from `from`, 12 to a line, a blank line after every 4 lines (Markdown blocks). */
 function proseOf(from: number, count: number): string {
   let text = '';
   for (let index = 0; index < count; index += 1) {
-    text += `q${(from + index).toString(36).padStart(3, '0')}`;
+    text += wordOf(from + index);
     const inLine = (index + 1) % 12;
     text += inLine !== 0 ? ' ' : (index + 1) % 48 === 0 ? '\n\n' : '\n';
   }
@@ -86,10 +90,12 @@ const START_WORD_PROBE = `(() => {
   state.observer.observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
 
-const STOP_WORD_PROBE = `(() => {
+/** Stops the probe once the frame after its last words is painted (their paint stamps are taken then). */
+const STOP_WORD_PROBE = `(async () => {
   const state = window.benchWords;
   state.running = false;
   state.observer.disconnect();
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   return [...state.seen].map(([word, at]) => [word, at.dom, at.paint ?? null]);
 })()`;
 
@@ -125,8 +131,8 @@ export async function measureProse(log: (line: string) => void): Promise<ProseFi
   const { browser, page } = await openFlintPage(serve.url);
   try {
     await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('ready'), 'a warm connection', 20_000);
-    const slow = await timedAnswer(page, 'prose at 25', sentAt, 1);
-    const fast = await timedAnswer(page, 'prose at 1000', sentAt, 4);
+    const slow = await timedAnswer(page, 'prose at 25', sentAt, 1, wordsOf(0, 150));
+    const fast = await timedAnswer(page, 'prose at 1000', sentAt, 4, wordsOf(1000, 3000));
     const p = (values: number[]) => `p50 ${round(median(values))}, p95 ${round(percentile(values, 0.95))} ms`;
     for (const [rate, lags] of [['25', slow], ['1,000', fast]] as const) {
       log(`  at ${rate} tok/s (${lags.paint.length} words): delta written → in the DOM ${p(lags.dom)}; → painted ${p(lags.paint)}; DOM → painted ${p(lags.afterDom)}`);
@@ -155,12 +161,15 @@ export async function measureProse(log: (line: string) => void): Promise<ProseFi
   }
 }
 
-/** Asks, waits for the answer's end, and pairs each word's send with its DOM and paint stamps. */
-async function timedAnswer(page: Page, question: string, sentAt: ReadonlyMap<string, number>, chunkTokens: number): Promise<Lags> {
+/** Asks, waits for the answer's end, checks every one of its `words` reached the page, and pairs each word's send with its DOM and paint stamps. */
+async function timedAnswer(page: Page, question: string, sentAt: ReadonlyMap<string, number>, chunkTokens: number, words: readonly string[]): Promise<Lags> {
   await page.evaluate(START_WORD_PROBE);
   await askFlint(page, `${question} (${chunkTokens} tokens a delta)`, { fresh: true });
   await eventually(() => page.evaluate(ANSWER_COMPLETE) as Promise<boolean>, (done) => done, `the answer to "${question}"`, 60_000);
   const seen = (await page.evaluate(STOP_WORD_PROBE)) as [string, number, number | null][];
+  const shown = new Set(seen.map(([word]) => word));
+  const missing = words.filter((word) => !shown.has(word));
+  if (missing.length > 0) throw new Error(`${missing.length} words of "${question}" never reached the page: ${missing.slice(0, 10).join(' ')}`);
   const lags: Lags = { dom: [], paint: [], afterDom: [] };
   for (const [word, dom, paint] of seen) {
     const sent = sentAt.get(word);

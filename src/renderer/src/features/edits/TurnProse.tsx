@@ -24,13 +24,18 @@ export function useHasProse(prose: ProseStore, turn: number): boolean {
 
 export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) {
   const [formatted, setFormatted] = useState(() => prose.textOf(turn));
-  const formattedRef = useRef(formatted);
+  /** What the page shows: the text formatted, then the span. Each delta adds only what came since, never what the span already has. */
+  const shownRef = useRef(formatted);
   const arrivingRef = useRef<HTMLSpanElement>(null);
 
   // After each format: the span holds only what came after the text just formatted.
   useLayoutEffect(() => {
-    formattedRef.current = formatted;
-    writeArriving(arrivingRef.current, arrivingSince(formatted, prose.textOf(turn)) ?? '');
+    const now = prose.textOf(turn);
+    const rest = arrivingSince(formatted, now);
+    writeArriving(arrivingRef.current, rest ?? '');
+    shownRef.current = rest === null ? formatted : now;
+    // Taken back between the render and now (a render React did not do at once): formatted again.
+    if (rest === null) setFormatted(now);
   }, [formatted, prose, turn]);
 
   useEffect(() => {
@@ -41,14 +46,17 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
       flushSync(() => setFormatted(prose.textOf(turn)));
     };
     const follow = (): void => {
-      const arriving = arrivingSince(formattedRef.current, prose.textOf(turn));
-      if (arriving === null) return format();
-      writeArriving(arrivingRef.current, arriving);
-      if (arriving !== '') frame ||= requestAnimationFrame(format);
+      const now = prose.textOf(turn);
+      const added = arrivingSince(shownRef.current, now);
+      if (added === null) return format();
+      if (added === '') return;
+      appendArriving(arrivingRef.current, added);
+      shownRef.current = now;
+      frame ||= requestAnimationFrame(format);
     };
     const unsubscribe = prose.subscribe(turn, follow);
     // What came between the render and the subscription is formatted at the next frame.
-    if (prose.textOf(turn) !== formattedRef.current) frame = requestAnimationFrame(format);
+    if (prose.textOf(turn) !== shownRef.current) frame = requestAnimationFrame(format);
     return () => {
       unsubscribe();
       cancelAnimationFrame(frame);
@@ -64,11 +72,14 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
   );
 }
 
-/** Puts `text` in the span: appended when it only adds to what the span has (most deltas), else replaced. */
+/** Makes `text` the span's. */
 function writeArriving(span: HTMLSpanElement | null, text: string): void {
+  if (span && span.textContent !== text) span.textContent = text;
+}
+
+/** Adds `text` to the span: one text node grown in place, however long the frame (or a hidden window's wait for one). */
+function appendArriving(span: HTMLSpanElement | null, text: string): void {
   if (!span) return;
-  const node = span.firstChild;
-  if (node instanceof Text && text.startsWith(node.data)) {
-    if (text.length > node.data.length) node.appendData(text.slice(node.data.length));
-  } else span.textContent = text;
+  if (span.firstChild instanceof Text) span.firstChild.appendData(text);
+  else span.textContent = text;
 }
