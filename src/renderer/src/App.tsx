@@ -38,8 +38,6 @@ export function App() {
   useEffect(() => void (isHunkWaiting && dispatch({ type: 'subjectDone', subject: NOTICE_SUBJECTS.nothingWaits })), [isHunkWaiting, dispatch]);
 
   return (
-    // A class, not \`.app:has(> .size-warning)\`: Chromium checks a :has() rule again at every
-    // change under the element, which was every streamed line and delta.
     <div className={state.project && state.sizeWarning ? 'app has-size-warning' : 'app'}>
       {state.project ? (
         <ProjectView

@@ -52,13 +52,12 @@ export function useAnswer(onError: (message: string) => void) {
   const refusals = useAskRefusal();
   const storeRef = useRef(new HunkLineStore());
   const ratesRef = useRef(new OutputRateStore());
-  const proseRef = useRef(new ProseStore());
   const viewsRef = useRef<ViewUpdates | null>(null);
   // A drawn hunk's card waits for the preview's paint (hunk-previews.ts).
   viewsRef.current ??= new ViewUpdates(setView, (run) => storeRef.current.previews.whenPainted(run));
   const refs: AnswerRefs = {
     store: storeRef.current,
-    prose: proseRef.current,
+    prose: useRef(new ProseStore()).current,
     rates: ratesRef.current,
     sessionId: useRef<string | null>(null),
     askedAt: useRef<number | null>(null),
@@ -125,7 +124,7 @@ export function useAnswer(onError: (message: string) => void) {
     [call, onError, refusals.clear, refusals.check],
   );
 
-  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, prose: proseRef.current, rates: ratesRef.current, send, show, stop, accept, reject, revert, restore, acceptAll, rejectAll, retry, cancelRetry };
+  return { view, conversations, refusal: refusals.refusal, lines: storeRef.current, prose: refs.prose, rates: ratesRef.current, send, show, stop, accept, reject, revert, restore, acceptAll, rejectAll, retry, cancelRetry };
 }
 
 /** What a new question is about, as the bar showed it: the file, its focus (and selection), or the project. */
