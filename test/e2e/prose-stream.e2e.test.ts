@@ -17,19 +17,22 @@ const MANY_WORDS = WORDS.map((word, index) => word + ((index + 1) % 48 === 0 ? '
 
 /**
  * In the page, before its socket exists: after the app has handled each message, checks that
- * every word of the prose it brought is in the page already (in that task), and at the next
- * animation frame (after the app's own, asked for first) that every word so far is in the
- * formatted Markdown of both views, with nothing left unformatted.
+ * every word of the prose it brought is in the page already (in that task); and at the next
+ * animation frame, in a callback asked for after the app's own, that every word up to that
+ * message is in the formatted Markdown of both views — with nothing left unformatted when no
+ * later message came before the frame (a later one's words are formatted by its own frame
+ * callback, which may come after this one).
  */
 const PROSE_PROBE = `(() => {
-  const probe = { batches: 0, late: [], unformatted: [], frames: 0, seen: new Set() };
+  const probe = { batches: 0, late: [], unformatted: [], frames: 0, seen: [] };
   window.proseProbe = probe;
   const Native = window.WebSocket;
   const wordsOf = (text) => text.match(/w[0-9]{4}/g) ?? [];
-  const afterFrame = () => {
+  const afterFrame = (count, batch) => {
     probe.frames += 1;
     const formatted = [...document.querySelectorAll('.markdown')].map((element) => element.textContent).join(' ');
-    for (const word of probe.seen) if (!formatted.includes(word)) probe.unformatted.push(word);
+    for (const word of probe.seen.slice(0, count)) if (!formatted.includes(word)) probe.unformatted.push(word);
+    if (batch !== probe.batches) return;
     for (const span of document.querySelectorAll('.prose-arriving')) if (span.textContent !== '') probe.unformatted.push('arriving: ' + span.textContent);
   };
   const check = (data) => {
@@ -38,13 +41,14 @@ const PROSE_PROBE = `(() => {
     if (!update) return;
     const words = [...(update.prose ?? []), ...(update.proseTail ?? [])].flatMap((piece) => wordsOf(piece.text));
     if (words.length === 0) return;
-    probe.batches += 1;
+    const batch = ++probe.batches;
     const page = document.body.textContent;
     for (const word of words) {
       if (!page.includes(word)) probe.late.push(word);
-      probe.seen.add(word);
+      if (!probe.seen.includes(word)) probe.seen.push(word);
     }
-    requestAnimationFrame(afterFrame);
+    const count = probe.seen.length;
+    requestAnimationFrame(() => afterFrame(count, batch));
   };
   window.WebSocket = class extends Native {
     set onmessage(handler) {
@@ -121,9 +125,12 @@ describe('prose as it streams', () => {
     await page.addInitScript(PROSE_PROBE);
     await page.reload();
     await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('ready'), 'the connection again');
+    // The conversation before comes back first: the new one is then told from it (askFlint's `fresh`).
+    await eventually(() => page.locator('.edit-session').count(), (count) => count === 1, 'the last conversation restored');
     await askFlint(page, 'many words, please', { fresh: true });
     await eventually(() => page.getByLabel('Edit status').innerText(), (text) => text === 'Answer complete', 'the end of the answer');
-    const probe = (await page.evaluate('({ batches: proseProbe.batches, frames: proseProbe.frames, seen: proseProbe.seen.size, late: proseProbe.late, unformatted: proseProbe.unformatted })')) as { batches: number; frames: number; seen: number; late: string[]; unformatted: string[] };
+    await eventually(paneProse, (text) => text.includes('w1239'), 'the answer’s last word');
+    const probe = (await page.evaluate('({ batches: proseProbe.batches, frames: proseProbe.frames, seen: proseProbe.seen.length, late: proseProbe.late, unformatted: proseProbe.unformatted })')) as { batches: number; frames: number; seen: number; late: string[]; unformatted: string[] };
     // Many batches, not one: the answer streamed (400 tokens/s, a delta every 10 ms).
     expect(probe.batches).toBeGreaterThan(5);
     expect(probe.seen).toBe(240);

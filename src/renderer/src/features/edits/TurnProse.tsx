@@ -11,7 +11,7 @@
  * Text that does not only add to what is shown (a tail taken back: a path line that went
  * to its hunk) is formatted at once, so nothing is ever shown twice.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
 import { arrivingSince, type ProseStore } from './prose-store';
@@ -27,24 +27,28 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
   /** What the page shows: the text formatted, then the span. Each delta adds only what came since, never what the span already has. */
   const shownRef = useRef(formatted);
   const arrivingRef = useRef<HTMLSpanElement>(null);
+  const frameRef = useRef(0);
 
-  // After each format: the span holds only what came after the text just formatted.
+  const format = useCallback((): void => {
+    cancelAnimationFrame(frameRef.current);
+    frameRef.current = 0;
+    flushSync(() => setFormatted(prose.textOf(turn)));
+  }, [prose, turn]);
+  const formatNextFrame = useCallback((): void => void (frameRef.current ||= requestAnimationFrame(format)), [format]);
+
+  // After each render: the span holds only what came after the text just formatted. A render
+  // React did not commit at once (the first, in a transition) may have let deltas in first.
   useLayoutEffect(() => {
     const now = prose.textOf(turn);
     const rest = arrivingSince(formatted, now);
     writeArriving(arrivingRef.current, rest ?? '');
     shownRef.current = rest === null ? formatted : now;
-    // Taken back between the render and now (a render React did not do at once): formatted again.
     if (rest === null) setFormatted(now);
-  }, [formatted, prose, turn]);
+    else if (rest !== '') formatNextFrame();
+  }, [formatted, prose, turn, formatNextFrame]);
 
-  useEffect(() => {
-    let frame = 0;
-    const format = (): void => {
-      cancelAnimationFrame(frame);
-      frame = 0;
-      flushSync(() => setFormatted(prose.textOf(turn)));
-    };
+  // Followed from the commit on (a layout effect: no delta can come between the two).
+  useLayoutEffect(() => {
     const follow = (): void => {
       const now = prose.textOf(turn);
       const added = arrivingSince(shownRef.current, now);
@@ -52,16 +56,15 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
       if (added === '') return;
       appendArriving(arrivingRef.current, added);
       shownRef.current = now;
-      frame ||= requestAnimationFrame(format);
+      formatNextFrame();
     };
     const unsubscribe = prose.subscribe(turn, follow);
-    // What came between the render and the subscription is formatted at the next frame.
-    if (prose.textOf(turn) !== shownRef.current) frame = requestAnimationFrame(format);
     return () => {
       unsubscribe();
-      cancelAnimationFrame(frame);
+      cancelAnimationFrame(frameRef.current);
+      frameRef.current = 0;
     };
-  }, [prose, turn]);
+  }, [prose, turn, format, formatNextFrame]);
 
   return (
     <>
