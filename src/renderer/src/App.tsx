@@ -3,7 +3,7 @@
  * and Settings over them. State and actions come from hooks; the pieces from shell/ and
  * features/.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { formatAccelerator } from '../../shared/accelerator';
 import { useAppState } from './features/app-state/use-app-state';
 import { AskBar } from './features/ask-bar/AskBar';
@@ -31,7 +31,7 @@ export function App() {
   const focusFolderField = () => requestAnimationFrame(() => folderField.current?.focus());
   const actions = useProjectActions({ canChooseFolder, hasProject: state.project !== null, dispatch, reportError, focusFolderField });
   const review = useReview({ answer, openFile: actions.openFile, fileOnView: state.openFile, onError: reportError, onNotice: reportInfo });
-  const shortcutLabel = formatAccelerator(state.settings.shortcut, isMac);
+  const shortcutLabel = useMemo(() => formatAccelerator(state.settings.shortcut, isMac), [state.settings.shortcut]);
   const systemWide = state.hotkey?.state === 'registered';
   // "No hunk is waiting" is over once one is.
   const isHunkWaiting = review.current !== null;
