@@ -157,7 +157,7 @@ function useDrawnReview(editorRef: { current: CodeEditor | null }, path: string 
       if (!editor || now.content?.kind !== 'text' || now.path === null || now.content.path !== now.path) return;
       const edited = editor.editedTexts();
       const hunks = now.review.hunks.map((hunk) => (edited.has(hunk.id) ? { ...hunk, edited: edited.get(hunk.id)! } : hunk));
-      // Drawn again, only the span that changed is replaced: the selection maps through it.
+      // Drawn again, only the lines that differ are replaced: the selection maps through them.
       const doc = buildReviewDoc(now.content.text, hunks);
       editor.show(now.path, doc, shownPath.current === now.path);
       shownPath.current = now.path;

@@ -23,6 +23,7 @@ import type { ReviewDoc } from '../review/review-doc';
 import { blocksNow, fileLineLabel, hunkAt, newLinesNow, isEdited, reviewExtension, reviewField, setCurrentHunk, setReviewBlocks, type ReviewActions } from '../review/review-extension';
 import { revisionFor } from '../review/review-revision';
 import { clearOfPanels } from './clear-of-panels';
+import { redrawChanges } from './redraw-changes';
 
 // Colours hold 4.5:1 on the editor and on the diff's green and red lines (axe-core checks them).
 const darkHighlight = HighlightStyle.define([
@@ -52,16 +53,6 @@ const theme = EditorView.theme(
   },
   { dark: true },
 );
-
-/** The one change that turns `before` into `after`: what lies between their common start and end. */
-function replacedSpan(before: string, after: string): { from: number; to: number; insert: string } | [] {
-  if (before === after) return [];
-  let head = 0;
-  while (head < before.length && head < after.length && before.charCodeAt(head) === after.charCodeAt(head)) head += 1;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail += 1;
-  return { from: head, to: before.length - tail, insert: after.slice(head, after.length - tail) };
-}
 
 export class CodeEditor {
   readonly view: EditorView;
@@ -114,9 +105,9 @@ export class CodeEditor {
     const { text } = review;
     const scrollTop = this.view.scrollDOM.scrollTop;
     this.view.dispatch({
-      // Drawn again (a hunk came or went, the file was saved): only what differs is replaced,
-      // so the parser, the decorations and the cursor move only there.
-      changes: isReload ? replacedSpan(this.view.state.doc.toString(), text) : { from: 0, to: this.view.state.doc.length, insert: text },
+      // Drawn again (a hunk came or went, the file was saved): only the lines that differ are
+      // replaced, so the parser, the decorations and the cursor move only there.
+      changes: isReload ? redrawChanges(this.view.state.doc, text) : { from: 0, to: this.view.state.doc.length, insert: text },
       ...(isReload ? {} : { selection: { anchor: 0 } }),
       effects: setReviewBlocks.of(review.blocks),
       // A new drawing is not something the user's Undo takes back.
