@@ -16,34 +16,40 @@ describe('KeyRedactor', () => {
     expect(run(KEY, [`Authorization: Bearer ${KEY}, as you sent it.`]).text).toBe(`Authorization: Bearer ${KEY_HIDDEN}, as you sent it.`);
   });
 
-  it('hides a key split across two deltas at every position', () => {
+  it('hides a key split across two deltas at every position, after at most its public start', () => {
     const stream = `You sent "Bearer ${KEY}" to us.`;
     const keyStart = stream.indexOf(KEY);
     for (let cut = keyStart + 1; cut < keyStart + KEY.length; cut += 1) {
       const { text, pieces } = run(KEY, [stream.slice(0, cut), stream.slice(cut)]);
-      expect(text, `cut at ${cut}`).toBe(`You sent "Bearer ${KEY_HIDDEN}" to us.`);
-      // The first delta's part of the key is held back, not shown.
-      expect(pieces[0]).toBe('You sent "Bearer ');
+      // The first delta's part of the key shows only while it is shorter than 8 characters ("sk-live"); a longer one is held back.
+      const start = cut - keyStart < 8 ? KEY.slice(0, cut - keyStart) : '';
+      expect(text, `cut at ${cut}`).toBe(`You sent "Bearer ${start}${KEY_HIDDEN}" to us.`);
+      expect(pieces[0]).toBe(`You sent "Bearer ${start}`);
     }
   });
 
   it('hides a key that arrives one character per delta', () => {
     const stream = `a ${KEY} b ${KEY}${KEY} c`;
     const { text, pieces } = run(KEY, [...stream]);
-    expect(text).toBe(`a ${KEY_HIDDEN} b ${KEY_HIDDEN}${KEY_HIDDEN} c`);
-    // Nothing of the key ever leaves: each piece is prose or the placeholder.
+    const start = KEY.slice(0, 7);
+    expect(text).toBe(`a ${start}${KEY_HIDDEN} b ${start}${KEY_HIDDEN}${start}${KEY_HIDDEN} c`);
+    // Nothing of the key leaves but its first 7 characters: each piece is one character or the placeholder.
     expect(pieces.filter((piece) => piece.length > 1)).toEqual([KEY_HIDDEN, KEY_HIDDEN, KEY_HIDDEN]);
   });
 
-  it('holds back only the longest tail that could start the key, and shows it at the end', () => {
+  it('shows a delta ending in a short start of the key at once, and holds back a longer one', () => {
     const redactor = new KeyRedactor(KEY);
-    expect(redactor.push('the prefix is sk-li')).toBe('the prefix is ');
-    expect(redactor.held).toBe('sk-li');
-    expect(redactor.push('ve and then')).toBe('sk-live and then');
+    // A delta that ends in "s" or "sk-li" is not kept waiting for the next one.
+    expect(redactor.push('the prefix is sk-li')).toBe('the prefix is sk-li');
     expect(redactor.held).toBe('');
-    expect(redactor.push(' sk-')).toBe(' ');
-    expect(redactor.flush()).toBe('sk-');
+    // Eight characters of the key: a piece of the secret, held until the stream tells.
+    expect(redactor.push('ve-4f9')).toBe('');
+    expect(redactor.held).toBe('ve-4f9');
+    expect(redactor.push(' and then')).toBe('ve-4f9 and then');
+    expect(redactor.held).toBe('');
+    expect(redactor.push(' sk-')).toBe(' sk-');
     expect(redactor.flush()).toBe('');
+    expect(redactor.push('ends in s')).toBe('ends in s');
   });
 
   it('hides a stream that ends mid-key, at every length from 8 characters of the key on', () => {
@@ -51,8 +57,11 @@ describe('KeyRedactor', () => {
     expect(hideFrom).toBe(8);
     for (let length = 1; length < KEY.length; length += 1) {
       const piece = KEY.slice(0, length);
+      const whole = run(KEY, ['Bearer ', piece]).text;
+      expect(whole, `${length} characters of the key in one delta`).toBe(length < hideFrom ? `Bearer ${piece}` : `Bearer ${KEY_HIDDEN}`);
+      // A character at a time, its first 7 were shown as they came.
       const { text } = run(KEY, ['Bearer ', ...piece]);
-      expect(text, `${length} characters of the key`).toBe(length < hideFrom ? `Bearer ${piece}` : `Bearer ${KEY_HIDDEN}`);
+      expect(text, `${length} characters of the key`).toBe(length < hideFrom ? `Bearer ${piece}` : `Bearer ${KEY.slice(0, hideFrom - 1)}${KEY_HIDDEN}`);
       expect(text).not.toContain(KEY.slice(0, hideFrom));
     }
   });
@@ -87,7 +96,8 @@ describe('KeyRedactor', () => {
 
   it('replaces back-to-back and self-overlapping occurrences left to right, like a whole-string replace', () => {
     expect(run('aaaa', ['aaaaaaaaa']).text).toBe(`${KEY_HIDDEN}${KEY_HIDDEN}a`);
-    expect(run('aaaa', [...'aaaaaaaaa']).text).toBe(`${KEY_HIDDEN}${KEY_HIDDEN}a`);
+    // A character at a time, each key's first "a" (below the threshold of 2 for a 4-character key) was shown as it came.
+    expect(run('aaaa', [...'aaaaaaaaa']).text).toBe(`a${KEY_HIDDEN}a${KEY_HIDDEN}a`);
   });
 
   it('passes text through untouched without a key, or with one too short to hide', () => {

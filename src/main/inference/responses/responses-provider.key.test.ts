@@ -3,7 +3,7 @@
  * server that echoes it: in the answer, errors, close reasons, event types (and tool-call
  * input, which Flint never asks for, is never shown).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { collect } from '../../../../test/helpers/collect-stream';
 import { SimScriptSchema } from '../../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../../test/sim/simulator';
@@ -43,8 +43,25 @@ describe('ResponsesProvider keeps the key out of what it shows', () => {
       const answer = collect(provider!, { model: MODEL, input: `pad ${pad}` });
       expect((await answer.end).outcome).toBe('completed');
       expect(answer.deltas).toBeGreaterThan(KEY.length / 4);
-      expect(answer.text).toBe(echo(pad).replace(KEY, KEY_HIDDEN));
+      // The simulator cuts the key after 4 − pad characters, then every 4. A delta that ends in
+      // fewer than 8 (the threshold for this key) shows them; the rest is hidden as the key goes on.
+      expect(shortestHiddenKeyStart(KEY.length)).toBe(8);
+      expect(answer.text).toBe(echo(pad).replace(KEY, `${KEY.slice(0, pad === 0 ? 4 : 8 - pad)}${KEY_HIDDEN}`));
     }
+  });
+
+  it('passes on at once a delta that ends in the key’s first characters, while the model pauses', async () => {
+    const rules = [{ match: {}, answer: { text: 'Keys look like sk- and then the rest.' }, holdAfter: 'like sk-' }];
+    sim = await startSimulator({ ttftMs: 1, tokensPerSecond: 20_000, chunkTokens: 1, apiKey: KEY, models: [MODEL], script: SimScriptSchema.parse({ rules }) });
+    // A pause this long is no stall here: the stall's ending would show the held characters too.
+    provider = new ResponsesProvider({ baseUrl: sim.baseUrl, apiKey: KEY, model: MODEL, logger: createMemoryLogger(), idleTimeoutMs: 120_000 });
+    const answer = collect(provider, { model: MODEL, input: 'keys' });
+    await sim.whenHeld();
+    // The model paused after "sk-", which starts the key: what it sent is shown, not kept for a next delta that may be seconds away.
+    await vi.waitFor(() => expect(answer.text).toBe('Keys look like sk-'), { timeout: 10_000 });
+    sim.release();
+    expect((await answer.end).outcome).toBe('completed');
+    expect(answer.text).toBe('Keys look like sk- and then the rest.');
   });
 
   it('shows nothing of a tool call’s input, which Flint never asks for, so a key in it never reaches the page', async () => {
