@@ -15,7 +15,12 @@ let loaded: MarkdownModule | null = null;
 let loading: Promise<MarkdownModule> | null = null;
 
 function load(): Promise<MarkdownModule> {
-  loading ??= import('./MarkdownAnswer').then((module) => (loaded = module));
+  loading ??= import('./MarkdownAnswer').then((module) => {
+    loaded = module;
+    // Its first parse runs cold code: done now, while nothing waits, not in the first answer's first words.
+    requestIdleCallback(() => module.warmUp(), { timeout: 1000 });
+    return module;
+  });
   return loading;
 }
 

@@ -6,7 +6,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { MarkdownAnswer } from './MarkdownAnswer';
+import { MarkdownAnswer, warmUp } from './MarkdownAnswer';
 
 const render = (text: string, tail?: string): string => renderToStaticMarkup(createElement(MarkdownAnswer, { text, ...(tail !== undefined ? { tail } : {}) }));
 
@@ -48,5 +48,12 @@ describe('MarkdownAnswer', () => {
     const text = '# Plan\n\nFirst **bold** line\nsecond line\n\n```ts\nconst a = 1;\n';
     expect(render(text, 'const b = 2;')).toBe(render(`${text}const b = 2;`));
     expect(render('A paragraph still ', 'arriving')).toBe(render('A paragraph still arriving'));
+  });
+
+  it('warms up on a sample that takes the paths answers take: heading, emphasis, code, link, lists, table, fence', () => {
+    const html = renderToStaticMarkup(warmUp());
+    for (const part of ['<h2>', '<strong>', '<code class="md-inline-code">', 'class="md-link"', '<ol>', '<ul', '<del>', 'type="checkbox"', '<table>', '<pre class="md-code" data-language="ts"']) {
+      expect(html, part).toContain(part);
+    }
   });
 });
