@@ -47,7 +47,7 @@ const RENDERED_KEPT = 16;
 function renderedBlock(text: string): ReactElement {
   let element = rendered.get(text);
   if (element === undefined) {
-    element = Markdown({ children: text, remarkPlugins: REMARK_PLUGINS, components, skipHtml: true });
+    element = markdownElement(text);
     rendered.set(text, element);
     if (rendered.size > RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
   }
@@ -63,7 +63,12 @@ function renderedBlock(text: string): ReactElement {
  * fenced block.
  */
 export function warmUp(): ReactElement {
-  return Markdown({ children: WARM_UP_SAMPLE, remarkPlugins: REMARK_PLUGINS, components, skipHtml: true });
+  return markdownElement(WARM_UP_SAMPLE);
+}
+
+/** `text` parsed and rendered to React elements: untrusted, so no raw HTML, and links as text. */
+function markdownElement(text: string): ReactElement {
+  return Markdown({ children: text, remarkPlugins: REMARK_PLUGINS, components, skipHtml: true });
 }
 
 const WARM_UP_SAMPLE = [
