@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/helpers/seeded-random';
 import { baseSeed, trialCount } from '../../../test/helpers/soak';
-import { KEY_HIDDEN, KeyRedactor, shortestHiddenKeyStart } from './key-redactor';
+import { KEY_HIDDEN, KeyRedactor, longestShownKeyStart, shortestHiddenKeyStart } from './key-redactor';
 
 /** A small alphabet makes keys that repeat their own start (the hard case for a matcher). */
 const ALPHABETS = ['ab', 'abc-', 'sk-proj_0123456789ABCDEFabcdef'];
@@ -40,12 +40,13 @@ function longestKeyStart(text: string, key: string): string {
 /**
  * What `deltas` should show, by brute force: the whole stream's keys (and, with `ended`, a
  * hidden start at its end) each read as the marker, after those of its first characters
- * that ended an earlier delta while the stream so far ended in a key start shorter than the
- * threshold (those were shown with their delta).
+ * that ended an earlier delta while the stream so far ended in a key start no longer than
+ * `longestShownKeyStart` (those were shown with their delta).
  */
 function expectedStreamed(deltas: readonly string[], key: string, ended: boolean): string {
   const stream = deltas.join('');
   const hideFrom = shortestHiddenKeyStart(key.length);
+  const showUpTo = longestShownKeyStart(key.length);
   const hidden: [number, number][] = [];
   for (let at = stream.indexOf(key); at !== -1; at = stream.indexOf(key, at + key.length)) hidden.push([at, at + key.length]);
   /** The stream up to `end` with the keys that end by then replaced (by a character no key holds). */
@@ -65,7 +66,7 @@ function expectedStreamed(deltas: readonly string[], key: string, ended: boolean
   let shown = '';
   let from = 0;
   for (const [start, stop] of hidden) {
-    const early = boundaries.filter((end) => end > start && end < stop && longestKeyStart(replacedUpTo(end), key).length < hideFrom);
+    const early = boundaries.filter((end) => end > start && end < stop && longestKeyStart(replacedUpTo(end), key).length <= showUpTo);
     shown += stream.slice(from, start) + key.slice(0, Math.max(0, ...early.map((end) => end - start))) + KEY_HIDDEN;
     from = stop;
   }
@@ -85,14 +86,14 @@ function randomStream(next: () => number, alphabet: string, key: string): string
 }
 
 describe('KeyRedactor, for any split of any stream', () => {
-  it('emits what a whole-string replace gives, and holds back only a key start long enough to hide', () => {
+  it('emits what a whole-string replace gives, and holds back only a key start longer than three characters', () => {
     const seed = baseSeed(20260613);
     const trials = trialCount(400, 20_000);
     for (let trial = 0; trial < trials; trial += 1) {
       const next = seededRandom(seed + trial);
       const alphabet = pick(next, ALPHABETS);
       const key = randomString(next, alphabet, 4 + Math.floor(next() * 20));
-      const hideFrom = shortestHiddenKeyStart(key.length);
+      const showUpTo = longestShownKeyStart(key.length);
       const stream = randomStream(next, alphabet, key);
       const deltas = randomSplit(next, stream, next() < 0.3);
       const redactor = new KeyRedactor(key);
@@ -103,15 +104,15 @@ describe('KeyRedactor, for any split of any stream', () => {
         const held = redactor.held;
         const context = `seed ${seed + trial}, key ${JSON.stringify(key)}, deltas ${JSON.stringify(deltas)}`;
         expect(held.length, context).toBeLessThan(key.length);
-        // What is held is the stream's tail, and only while that tail is a start of the key long enough to hide.
+        // What is held is the stream's tail, and only while that tail is a start of the key too long to show at once.
         expect(shown + held, context).toBe(expectedStreamed(seen, key, false));
         const keyStart = longestKeyStart(seen.join('').split(key).join('\u0000'), key);
-        if (keyStart.length < hideFrom) expect(held, context).toBe('');
+        if (keyStart.length <= showUpTo) expect(held, context).toBe('');
         else expect(keyStart.endsWith(held), context).toBe(true);
       }
       shown += redactor.flush();
       expect(shown, `seed ${seed + trial}`).toBe(expectedStreamed(deltas, key, true));
-      // Whole keys never show, nor more of one than its public start.
+      // Whole keys never show (the oracle above pins how much of one shows before its marker).
       expect(shown.includes(key), `seed ${seed + trial}`).toBe(false);
     }
   });
@@ -136,7 +137,7 @@ describe('KeyRedactor, for any split of any stream', () => {
     }
   });
 
-  it('hides a key split at every position across two deltas, showing at most its start below the threshold', () => {
+  it('hides a key split at every position across two deltas, showing at most its first three characters', () => {
     const next = seededRandom(baseSeed(77));
     for (let trial = 0; trial < trialCount(60, 2_000); trial += 1) {
       const key = randomString(next, pick(next, ALPHABETS), 4 + Math.floor(next() * 40));
@@ -147,8 +148,8 @@ describe('KeyRedactor, for any split of any stream', () => {
         const redactor = new KeyRedactor(key);
         const first = redactor.push(stream.slice(0, cut));
         const second = redactor.push(stream.slice(cut)) + redactor.flush();
-        // The first delta shows the key's start only while it is shorter than the threshold.
-        const start = cut - before.length < shortestHiddenKeyStart(key.length) ? key.slice(0, cut - before.length) : '';
+        // The first delta shows the key's start only while it is at most `longestShownKeyStart` long.
+        const start = cut - before.length <= longestShownKeyStart(key.length) ? key.slice(0, cut - before.length) : '';
         expect(first + second, `key ${key}, cut ${cut}`).toBe(`${before}${start}${KEY_HIDDEN}${after}`);
         expect(first).toBe(`${before}${start}`);
       }

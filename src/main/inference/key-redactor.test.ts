@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_HIDDEN, KeyRedactor, redactAndCut, redactKey, shortestHiddenKeyStart } from './key-redactor';
+import { KEY_HIDDEN, KeyRedactor, longestShownKeyStart, redactAndCut, redactKey, shortestHiddenKeyStart } from './key-redactor';
 
 const KEY = 'sk-live-4f9Qz7Lm2Xc8Vb1Nr6Tw';
 
@@ -21,8 +21,8 @@ describe('KeyRedactor', () => {
     const keyStart = stream.indexOf(KEY);
     for (let cut = keyStart + 1; cut < keyStart + KEY.length; cut += 1) {
       const { text, pieces } = run(KEY, [stream.slice(0, cut), stream.slice(cut)]);
-      // The first delta's part of the key shows only while it is shorter than 8 characters ("sk-live"); a longer one is held back.
-      const start = cut - keyStart < 8 ? KEY.slice(0, cut - keyStart) : '';
+      // The first delta's part of the key shows only while it is 3 characters at most ("sk-"); a longer one is held back.
+      const start = cut - keyStart <= 3 ? KEY.slice(0, cut - keyStart) : '';
       expect(text, `cut at ${cut}`).toBe(`You sent "Bearer ${start}${KEY_HIDDEN}" to us.`);
       expect(pieces[0]).toBe(`You sent "Bearer ${start}`);
     }
@@ -31,25 +31,38 @@ describe('KeyRedactor', () => {
   it('hides a key that arrives one character per delta', () => {
     const stream = `a ${KEY} b ${KEY}${KEY} c`;
     const { text, pieces } = run(KEY, [...stream]);
-    const start = KEY.slice(0, 7);
+    const start = KEY.slice(0, 3);
     expect(text).toBe(`a ${start}${KEY_HIDDEN} b ${start}${KEY_HIDDEN}${start}${KEY_HIDDEN} c`);
-    // Nothing of the key leaves but its first 7 characters: each piece is one character or the placeholder.
+    // Nothing of the key leaves but "sk-": each piece is one character or the placeholder.
     expect(pieces.filter((piece) => piece.length > 1)).toEqual([KEY_HIDDEN, KEY_HIDDEN, KEY_HIDDEN]);
   });
 
-  it('shows a delta ending in a short start of the key at once, and holds back a longer one', () => {
+  it('shows a delta ending in a start of the key of up to 3 characters at once, and holds back a longer one', () => {
     const redactor = new KeyRedactor(KEY);
-    // A delta that ends in "s" or "sk-li" is not kept waiting for the next one.
-    expect(redactor.push('the prefix is sk-li')).toBe('the prefix is sk-li');
-    expect(redactor.held).toBe('');
-    // Eight characters of the key: a piece of the secret, held until the stream tells.
-    expect(redactor.push('ve-4f9')).toBe('');
-    expect(redactor.held).toBe('ve-4f9');
-    expect(redactor.push(' and then')).toBe('ve-4f9 and then');
-    expect(redactor.held).toBe('');
-    expect(redactor.push(' sk-')).toBe(' sk-');
-    expect(redactor.flush()).toBe('');
+    expect(longestShownKeyStart(KEY.length)).toBe(3);
+    // A delta that ends in "s" or "sk-" is not kept waiting for the next one.
     expect(redactor.push('ends in s')).toBe('ends in s');
+    expect(redactor.push(': the prefix is sk-')).toBe(': the prefix is sk-');
+    expect(redactor.held).toBe('');
+    // Past 3 characters, held until the stream tells.
+    expect(redactor.push('li')).toBe('');
+    expect(redactor.held).toBe('li');
+    expect(redactor.push('ve and then')).toBe('live and then');
+    expect(redactor.held).toBe('');
+    // Four characters in one delta: all held.
+    expect(redactor.push(' sk-l')).toBe(' ');
+    expect(redactor.held).toBe('sk-l');
+    // Never the key, and shorter than the threshold to hide: shown at the end.
+    expect(redactor.flush()).toBe('sk-l');
+    expect(redactor.flush()).toBe('');
+  });
+
+  it('shows at most 3 characters of a key, and fewer of a short one', () => {
+    expect([4, 5, 6, 7, 8, 40].map(longestShownKeyStart)).toEqual([1, 2, 2, 3, 3, 3]);
+    expect(run('abcdefg', ['x abc', 'defg']).text).toBe(`x abc${KEY_HIDDEN}`);
+    expect(run('abcdefg', ['x abcd', 'efg']).text).toBe(`x ${KEY_HIDDEN}`);
+    expect(run('abcd', ['x ab', 'cd']).text).toBe(`x ${KEY_HIDDEN}`);
+    expect(run('abcd', ['x a', 'bcd']).text).toBe(`x a${KEY_HIDDEN}`);
   });
 
   it('hides a stream that ends mid-key, at every length from 8 characters of the key on', () => {
@@ -59,9 +72,9 @@ describe('KeyRedactor', () => {
       const piece = KEY.slice(0, length);
       const whole = run(KEY, ['Bearer ', piece]).text;
       expect(whole, `${length} characters of the key in one delta`).toBe(length < hideFrom ? `Bearer ${piece}` : `Bearer ${KEY_HIDDEN}`);
-      // A character at a time, its first 7 were shown as they came.
+      // A character at a time, its first 3 were shown as they came.
       const { text } = run(KEY, ['Bearer ', ...piece]);
-      expect(text, `${length} characters of the key`).toBe(length < hideFrom ? `Bearer ${piece}` : `Bearer ${KEY.slice(0, hideFrom - 1)}${KEY_HIDDEN}`);
+      expect(text, `${length} characters of the key`).toBe(length < hideFrom ? `Bearer ${piece}` : `Bearer ${KEY.slice(0, 3)}${KEY_HIDDEN}`);
       expect(text).not.toContain(KEY.slice(0, hideFrom));
     }
   });

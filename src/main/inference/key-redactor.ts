@@ -18,14 +18,13 @@
  * - what it emits (pushes, then the final flush) is `redactKey(whole stream)`: leftmost,
  *   non-overlapping occurrences replaced, and a trailing piece of the key hidden when it
  *   is long enough to matter (`shortestHiddenKeyStart`). One difference, by design: a key
- *   whose first characters ended an earlier delta, fewer than that threshold, shows them
- *   before the marker (see below);
- * - it holds back a delta's last characters only when they are a start of the key at
- *   least `shortestHiddenKeyStart` long (at most `key.length - 1` of them), and emits
- *   everything else at once. A shorter start ("s", "sk-", "gsk_") is shown with its delta:
- *   the same rule as at a stream's end, where such a start is shown too. Holding it back
- *   held every delta that ended in "s" until the next one came (40 ms at 25 tokens/s, and
- *   as long as the model paused); a key that does go on hides from there;
+ *   (or a hidden piece at the end) whose first characters, at most `longestShownKeyStart`,
+ *   ended an earlier delta shows them before the marker (see below);
+ * - it holds back a delta's last characters only when they are a start of the key longer
+ *   than `longestShownKeyStart` (at most `key.length - 1` of them), and emits everything
+ *   else at once. Holding back every start held each delta that ended in "s" (for a key
+ *   "sk-…") until the next delta came: 40 ms at 25 tokens/s, and as long as the model
+ *   paused. If the key does go on, it hides from there;
  * - it runs in time linear in the stream's length (Knuth–Morris–Pratt), whatever the
  *   key or the text: no regular expressions on untrusted input.
  */
@@ -55,11 +54,27 @@ export function shortestHiddenKeyStart(keyLength: number): number {
 }
 
 /**
+ * How long a start of the key that ends a delta may be and still be shown with it, not held
+ * back for the next delta: 3 characters ("s", "sk", "sk-", "gsk", "csk"), and fewer for a
+ * key shorter than 8 (less than `shortestHiddenKeyStart`).
+ *
+ * What ends a delta is often a start of the key by chance: every word ending in "s" starts
+ * "sk-…". Held back, it waits for the next delta, however long the model pauses. Shown, it
+ * stays on screen if the key does follow, before the marker: so the bound is small. Three
+ * characters are the public prefix of most keys, and fewer than the providers' own key
+ * lists show of each key ("sk-…abcd").
+ */
+export function longestShownKeyStart(keyLength: number): number {
+  return Math.min(3, shortestHiddenKeyStart(keyLength) - 1);
+}
+
+/**
  * A streaming key scrubber: push deltas in, get redacted text out, flush at the end.
  *
  * Each stream gets its own (the held tail belongs to one stream). Flush on every ending
- * (completed, failed, cancelled, incomplete, dropped): the tail never completed the key,
- * so it is shown, unless it is a piece of the key long enough to hide.
+ * (completed, failed, cancelled, incomplete, dropped): the held tail never completed the
+ * key, so it is shown, unless the start of the key the stream ends with is long enough to
+ * hide.
  */
 export class KeyRedactor {
   private readonly key: string | null;
@@ -67,9 +82,11 @@ export class KeyRedactor {
   private readonly fallback: Int32Array;
   /** How many characters of the key the stream currently ends with. */
   private matched = 0;
-  /** How many of those `matched` characters were shown already (a start shorter than `hideFrom`); the rest are held back. */
+  /** How many of those `matched` characters were shown already (at most `showUpTo`); the rest are held back. */
   private shown = 0;
-  /** A held tail at least this long is hidden at the end (`shortestHiddenKeyStart`). */
+  /** A start of the key this long or shorter is shown with its delta (`longestShownKeyStart`). */
+  private readonly showUpTo: number;
+  /** A stream that ends in a start of the key at least this long hides it (`shortestHiddenKeyStart`). */
   private readonly hideFrom: number;
 
   constructor(apiKey: string | null) {
@@ -77,6 +94,7 @@ export class KeyRedactor {
     this.fallback = this.key ? borders(this.key) : new Int32Array(0);
     // Without a key nothing is held; the bound only keeps an empty tail empty.
     this.hideFrom = this.key ? shortestHiddenKeyStart(this.key.length) : 1;
+    this.showUpTo = this.key ? longestShownKeyStart(this.key.length) : 0;
   }
 
   /** The characters held back right now (a piece of a proper prefix of the key; empty when none). */
@@ -113,10 +131,9 @@ export class KeyRedactor {
     out += this.slice(text, heldBefore, emitFrom, tailFrom);
     this.matched = matched;
     // Of the key start the stream now ends with: what is on screen already (a match in this
-    // delta ends after all of that, so then none), then the rest, shown now too while it is
-    // too short to be a piece of the secret.
-    this.shown = Math.min(matched, Math.max(0, shownBefore - tailFrom));
-    if (matched < this.hideFrom) {
+    // delta ends after all of that, so then none), then the rest, shown now too while short.
+    this.shown = Math.max(0, shownBefore - tailFrom);
+    if (matched <= this.showUpTo) {
       out += key.slice(this.shown, matched);
       this.shown = matched;
     }
@@ -124,16 +141,16 @@ export class KeyRedactor {
   }
 
   /**
-   * Ends the stream and starts afresh. Returns the marker when the stream ends in a start
-   * of the key at least `shortestHiddenKeyStart` long (it stopped mid-key, and what came so
-   * far is a piece of the secret; its first characters may be on screen already), else
-   * nothing: a shorter start was shown with its delta.
+   * Ends the stream and starts afresh. Returns the held tail (it never completed the key),
+   * or the marker in its place when the start of the key the stream ends with is at least
+   * `shortestHiddenKeyStart` long: the stream stopped mid-key, and what came so far is a
+   * piece of the secret (its first characters may be on screen already).
    */
   flush(): string {
-    const hide = this.matched >= this.hideFrom;
+    const { held, matched } = this;
     this.matched = 0;
     this.shown = 0;
-    return hide ? KEY_HIDDEN : '';
+    return matched >= this.hideFrom ? KEY_HIDDEN : held;
   }
 
   /** `(key[0..heldBefore) + text).slice(from, to)`, without building the whole buffer. */

@@ -9,7 +9,7 @@ import { collect } from '../../../../test/helpers/collect-stream';
 import { SimScriptSchema } from '../../../../test/sim/sim-script';
 import { startSimulator, type Simulator } from '../../../../test/sim/simulator';
 import { createMemoryLogger } from '../../logger';
-import { KEY_HIDDEN, shortestHiddenKeyStart } from '../key-redactor';
+import { KEY_HIDDEN, longestShownKeyStart } from '../key-redactor';
 import { ChatCompletionsProvider } from './chat-completions-provider';
 
 const KEY = 'csk-Echo4Key8Split2Every6Way0';
@@ -37,10 +37,10 @@ describe('ChatCompletionsProvider keeps the key out of what it shows', () => {
       const answer = collect(provider, { model: MODEL, input: `pad ${pad}` });
       expect((await answer.end).outcome).toBe('completed');
       expect(answer.deltas).toBeGreaterThan(KEY.length / 4);
-      // The simulator cuts the key after 4 − pad characters, then every 4. A delta that ends in
-      // fewer than 8 (the threshold for this key) shows them; the rest is hidden as the key goes on.
-      expect(shortestHiddenKeyStart(KEY.length)).toBe(8);
-      expect(answer.text).toBe(echo(pad).replace(KEY, `${KEY.slice(0, pad === 0 ? 4 : 8 - pad)}${KEY_HIDDEN}`));
+      // The simulator cuts the key after 4 − pad characters: a delta that ends in 3 or fewer
+      // shows them at once, and the rest is hidden as the key goes on.
+      expect(longestShownKeyStart(KEY.length)).toBe(3);
+      expect(answer.text).toBe(echo(pad).replace(KEY, `${KEY.slice(0, pad === 0 ? 0 : 4 - pad)}${KEY_HIDDEN}`));
     }
   });
 
