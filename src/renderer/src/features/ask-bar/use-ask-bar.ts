@@ -11,7 +11,7 @@ import { parseMentions } from '../../../../shared/mentions';
 import { afterNextPaint } from '../../lib/after-paint';
 import { flint } from '../../lib/flint';
 import { isMac } from '../../lib/platform';
-import { preloadMarkdown } from '../markdown/LazyMarkdownAnswer';
+import { preloadMarkdown, useMarkdownPreloadWhenIdle } from '../markdown/LazyMarkdownAnswer';
 
 export interface AskBarHandle {
   isOpen: boolean;
@@ -96,6 +96,7 @@ export function useAskBar(shortcut: string, currentFileAt: number, projectId: nu
 
   useBarShortcut(shortcut, open);
   useEffect(() => flint.on('ask:open', ({ atEpochMs }) => open(atEpochMs)), [open]);
+  useMarkdownPreloadWhenIdle();
 
   // A save or selection while the bar is open changes what it is about (refs: opening
   // and focus changes prepare by themselves); so do the files the draft names, once typing pauses.

@@ -5,8 +5,8 @@
  */
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
-import { MarkdownAnswer, warmUp } from './MarkdownAnswer';
+import { describe, expect, it, vi } from 'vitest';
+import { MarkdownAnswer, WARM_UP_SAMPLE } from './MarkdownAnswer';
 
 const render = (text: string, tail?: string): string => renderToStaticMarkup(createElement(MarkdownAnswer, { text, ...(tail !== undefined ? { tail } : {}) }));
 
@@ -51,9 +51,17 @@ describe('MarkdownAnswer', () => {
   });
 
   it('warms up on a sample that takes the paths answers take: heading, emphasis, code, link, lists, table, fence', () => {
-    const html = renderToStaticMarkup(warmUp());
+    const html = render(WARM_UP_SAMPLE);
     for (const part of ['<h2>', '<strong>', '<code class="md-inline-code">', 'class="md-link"', '<ol>', '<ul', '<del>', 'type="checkbox"', '<table>', '<pre class="md-code" data-language="ts"']) {
       expect(html, part).toContain(part);
     }
+  });
+
+  it('warms up before the first answer is formatted, and not after: the answer warmed the parser, and a stream is no time for a sample', async () => {
+    vi.resetModules();
+    const fresh = await import('./MarkdownAnswer');
+    expect(fresh.warmUp()).toBe(true);
+    renderToStaticMarkup(createElement(fresh.MarkdownAnswer, { text: 'The first *answer*.\n' }));
+    expect(fresh.warmUp()).toBe(false);
   });
 });

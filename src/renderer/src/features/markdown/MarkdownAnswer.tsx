@@ -60,10 +60,13 @@ function renderedBlock(text: string): ReactElement {
  * compiles micromark's and remark-gfm's code as it runs: 10–20 ms on a 2-core machine, and
  * it ran inside the task that put the first answer's first words in the DOM. The sample
  * takes the paths answers take: a heading, emphasis, inline code, a link, a list, a table, a
- * fenced block.
+ * fenced block. Once an answer has been formatted its parse did the warming: then this does
+ * nothing (false), rather than take a task in the middle of a stream.
  */
-export function warmUp(): ReactElement {
-  return markdownElement(WARM_UP_SAMPLE);
+export function warmUp(): boolean {
+  if (rendered.size > 0) return false;
+  markdownElement(WARM_UP_SAMPLE);
+  return true;
 }
 
 /** `text` parsed and rendered to React elements: untrusted, so no raw HTML, and links as text. */
@@ -71,7 +74,8 @@ function markdownElement(text: string): ReactElement {
   return Markdown({ children: text, remarkPlugins: REMARK_PLUGINS, components, skipHtml: true });
 }
 
-const WARM_UP_SAMPLE = [
+/** What warmUp parses. */
+export const WARM_UP_SAMPLE = [
   '## Why it fails',
   '',
   'The **loop** reads `items[i + 1]` past the end; see [the docs](https://example.com) and www.example.com.',
