@@ -16,6 +16,7 @@ import { UndoJournal } from '../../src/main/edits/undo-journal';
 import type { StreamSink } from '../../src/main/inference/model-stream';
 import { createMemoryLogger } from '../../src/main/logger';
 import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
+import { acknowledgements, ChromiumCpuMeter } from './browser-cpu';
 import { ANSWER_COMPLETE, CLEAR_EDIT_MARKS, READ_EDIT_MARK, START_FRAME_PROBE, START_PAINT_FLOOR_PROBE, STOP_FRAME_PROBE, STOP_PAINT_FLOOR_PROBE } from './browser-probes';
 import { simulatorServeEnv, startServeProcess } from '../helpers/serve-process';
 import { startSimProcess } from '../helpers/sim-process';
@@ -33,6 +34,8 @@ export interface EditFigures {
   first_hunk_paint_over_floor_p95_ms: number;
   spark_edit_ms: number;
   adversarial_block_ms_per_mb: number;
+  /** The renderer's CPU per 1,000 tokens of the 1,000 tok/s stream (browser-cpu.ts). */
+  renderer_cpu_ms_per_1k_tok_edits: number;
 }
 
 const BIG_FILE = Array.from({ length: 2000 }, (_, index) => `export const value${index} = ${index}; // line ${index + 1}`).join('\n') + '\n';
@@ -187,8 +190,9 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
   );
   const sim = await startSimProcess(['--script', join(workspace, 'script.json'), '--chunk-tokens', '4', '--api-key', 'sk-bench']);
   const serve = await startServeProcess([project], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-bench'));
-  const { browser, page } = await openFlintPage(serve.url);
+  const { browser, page, requests } = await openFlintPage(serve.url);
   try {
+    const meter = await ChromiumCpuMeter.open(browser);
     await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('ready'), 'a warm connection', 20_000);
     await select(page, 'big.ts');
     // Let the file view finish its first parse of the 2,000-line file: streaming is measured, not opening.
@@ -198,10 +202,13 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
     // The floor is sampled while the hunks stream: the same page, frames and load.
     await page.evaluate(START_PAINT_FLOOR_PROBE);
     const renderStarted = performance.now();
-    await ask(page, 'render benchmark');
-    // A CSS query, not getByLabel: Playwright's accessible-name engine over a growing DOM
-    // would itself cause the long tasks being measured.
-    await eventually(() => page.evaluate(ANSWER_COMPLETE) as Promise<boolean>, (done) => done, 'the long answer', 60_000);
+    const acksBefore = acknowledgements(requests);
+    const { cpu } = await meter.perThousandTokens(simulatedTokens(renderPatch).length, async () => {
+      await ask(page, 'render benchmark');
+      // A CSS query, not getByLabel: Playwright's accessible-name engine over a growing DOM
+      // would itself cause the long tasks being measured.
+      await eventually(() => page.evaluate(ANSWER_COMPLETE) as Promise<boolean>, (done) => done, 'the long answer', 60_000);
+    });
     const seconds = (performance.now() - renderStarted) / 1000;
     const render = (await page.evaluate(STOP_FRAME_PROBE)) as { frames: number; longest: number; paints: number[]; received: number[]; dom: number[] };
     const floor = (await page.evaluate(STOP_PAINT_FLOOR_PROBE)) as { latencies: number[]; unobserved: number };
@@ -209,6 +216,7 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
     const p = (values: number[]) => `min ${round(Math.min(...values))}, p50 ${round(median(values))}, p95 ${round(percentile(values, 0.95))} ms`;
     log(`  a hunk from its first byte in main (${render.paints.length} hunks): → renderer ${p(render.received)}; → in the DOM ${p(render.dom)}; → painted ${p(render.paints)}`);
     log(`  the floor, a one-element change on the same page while they streamed → painted (${floor.latencies.length}, ${floor.unobserved} unobserved): ${p(floor.latencies)}`);
+    log(`  Chromium's CPU per 1,000 tokens: ${round(cpu.rendererMs)} ms in the renderer, ${round(cpu.totalMs)} ms in all its processes; ${acknowledgements(requests) - acksBefore} batches`);
     await page.getByRole('button', { name: 'Reject all' }).click();
 
     log('  the simulated Spark edit, 10 times…');
@@ -235,6 +243,7 @@ async function measureBrowser(log: (line: string) => void): Promise<Omit<EditFig
       paint_floor_p95_ms: round(percentile(floor.latencies, 0.95)),
       first_hunk_paint_over_floor_p95_ms: round(percentile(render.paints, 0.95) - percentile(floor.latencies, 0.95)),
       spark_edit_ms: round(median(spark)),
+      renderer_cpu_ms_per_1k_tok_edits: round(cpu.rendererMs),
     };
   } finally {
     await browser.close();

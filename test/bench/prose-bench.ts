@@ -17,8 +17,9 @@ import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
 import { askFlint, eventually, openFlintPage } from '../helpers/chromium';
 import { simulatorServeEnv, startServeProcess } from '../helpers/serve-process';
-import { SimScriptSchema } from '../sim/sim-script';
+import { SimScriptSchema, simulatedTokens } from '../sim/sim-script';
 import { startSimulator } from '../sim/simulator';
+import { acknowledgements, ChromiumCpuMeter } from './browser-cpu';
 import { ANSWER_COMPLETE, START_FRAME_PROBE, STOP_FRAME_PROBE } from './browser-probes';
 import { median, percentile, round } from './statistics';
 
@@ -32,6 +33,8 @@ export interface ProseFigures {
   answer_text_paint_after_dom_p95_ms: number;
   render_fps_4000: number;
   render_longest_task_4000_ms: number;
+  /** The renderer's CPU per 1,000 tokens of the 1,000 tok/s answer (browser-cpu.ts). */
+  renderer_cpu_ms_per_1k_tok_prose: number;
 }
 
 const WORD = /q[0-9a-z]{3}/g;
@@ -50,6 +53,9 @@ function proseOf(from: number, count: number): string {
   }
   return `${text.trimEnd()}\n`;
 }
+
+/** The 1,000 tok/s answer. */
+const FAST_PROSE = proseOf(1000, 3000);
 
 const FILE = Array.from({ length: 400 }, (_, index) => `export const value${index} = ${index};`).join('\n') + '\n';
 
@@ -122,21 +128,25 @@ export async function measureProse(log: (line: string) => void): Promise<ProseFi
     script: SimScriptSchema.parse({
       rules: [
         { match: { inputIncludes: 'prose at 25' }, answer: { text: proseOf(0, 150) }, tokensPerSecond: 25, ttftMs: 120 },
-        { match: { inputIncludes: 'prose at 1000' }, answer: { text: proseOf(1000, 3000) }, tokensPerSecond: 1000, ttftMs: 120 },
+        { match: { inputIncludes: 'prose at 1000' }, answer: { text: FAST_PROSE }, tokensPerSecond: 1000, ttftMs: 120 },
         { match: { inputIncludes: 'burst at 4000' }, answer: { text: burstAnswer() }, tokensPerSecond: 4000, ttftMs: 120 },
       ],
     }),
   });
   const serve = await startServeProcess([project], simulatorServeEnv(join(workspace, 'config'), sim.baseUrl, 'sk-bench'));
-  const { browser, page } = await openFlintPage(serve.url);
+  const { browser, page, requests } = await openFlintPage(serve.url);
   try {
     await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('ready'), 'a warm connection', 20_000);
+    const meter = await ChromiumCpuMeter.open(browser);
     const slow = await timedAnswer(page, 'prose at 25', sentAt, 1, wordsOf(0, 150));
-    const fast = await timedAnswer(page, 'prose at 1000', sentAt, 4, wordsOf(1000, 3000));
+    const acksBefore = acknowledgements(requests);
+    const { result: fast, cpu } = await meter.perThousandTokens(simulatedTokens(FAST_PROSE).length, () => timedAnswer(page, 'prose at 1000', sentAt, 4, wordsOf(1000, 3000)));
+    const batches = acknowledgements(requests) - acksBefore;
     const p = (values: number[]) => `p50 ${round(median(values))}, p95 ${round(percentile(values, 0.95))} ms`;
     for (const [rate, lags] of [['25', slow], ['1,000', fast]] as const) {
       log(`  at ${rate} tok/s (${lags.paint.length} words): delta written → in the DOM ${p(lags.dom)}; → painted ${p(lags.paint)}; DOM → painted ${p(lags.afterDom)}`);
     }
+    log(`  Chromium's CPU per 1,000 tokens at 1,000 tok/s: ${round(cpu.rendererMs)} ms in the renderer, ${round(cpu.totalMs)} ms in all its processes; ${batches} batches`);
     await page.evaluate(START_FRAME_PROBE);
     const started = performance.now();
     await askFlint(page, 'burst at 4000', { fresh: true });
@@ -150,6 +160,7 @@ export async function measureProse(log: (line: string) => void): Promise<ProseFi
       answer_text_dom_25_p95_ms: round(percentile(slow.dom, 0.95)),
       answer_text_dom_1000_p95_ms: round(percentile(fast.dom, 0.95)),
       answer_text_paint_after_dom_p95_ms: round(percentile([...slow.afterDom, ...fast.afterDom], 0.95)),
+      renderer_cpu_ms_per_1k_tok_prose: round(cpu.rendererMs),
       render_fps_4000: round(render.frames / seconds),
       render_longest_task_4000_ms: round(render.longest),
     };
