@@ -16,11 +16,26 @@ import { E2E_OUTPUT, flintOnSim, type FlintOnSim } from '../helpers/flint-on-sim
 
 /** Far longer than the test (over two minutes at this pace): it is stopped with Esc once the queued message is in. */
 const LONG = `${Array.from({ length: 1000 }, (_, index) => `Step ${index + 1}: the answer keeps going, so the view has to keep up with it.`).join('\n\n')}\n`;
+/** Page-side: notes (window.flintSawControl) whether a "New text below" control ever shows in the pane from now on. */
+const SAW_CONTROL = `window.flintSawControl = false;
+new MutationObserver((records) => {
+  if (records.some((record) => [...record.addedNodes].some((node) => node instanceof Element && node.matches('.edit-session .new-text-below')))) window.flintSawControl = true;
+}).observe(document.body, { childList: true, subtree: true });`;
 /** Page-side source (not a function: the test runner's helpers must not reach the page). */
 const FOCUSED_LABEL = `document.activeElement?.getAttribute('aria-label')`;
 /** How much the content must grow for a step to count as "while it streamed". */
 const GROWTH = 300;
 const STREAM_WAIT = 30_000;
+/** A file of constants, and a patch changing MANY_HUNKS of them, each its own hunk with a few added lines. */
+const MANY_HUNKS = 80;
+const MANY_FILE = Array.from({ length: MANY_HUNKS * 10 }, (_, index) => `export const value${index} = ${index};`).join('\n') + '\n';
+const MANY_PATCH = `Changing them.\n*** Begin Patch\n*** Update File: src/many.ts\n${Array.from({ length: MANY_HUNKS }, (_, hunk) => {
+  const at = hunk * 10 + 5;
+  const added = Array.from({ length: 4 }, (_, line) => `+export const added${hunk}_${line} = ${line};`).join('\n');
+  return `@@\n export const value${at - 1} = ${at - 1};\n-export const value${at} = ${at};\n${added}\n export const value${at + 1} = ${at + 1};`;
+}).join('\n')}\n*** End Patch\n`;
+/** The pane's newest text: its last turn (its status line included). */
+const PANE_LAST = 'section.turn';
 
 interface Box {
   top: number;
@@ -43,10 +58,26 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
   const boxOf = (view: Locator): Promise<Box> => view.evaluate((element) => ({ top: element.scrollTop, height: element.scrollHeight, viewport: element.clientHeight }));
   const shoot = (name: string) => page.screenshot({ path: join(E2E_OUTPUT, `follow-stream-${name}.png`) });
 
-  /** The view's content grows by GROWTH px, and the view is at its bottom then: it follows. */
-  const followsGrowth = async (view: Locator, what: string): Promise<void> => {
+  /** The newest text's end (the end of the last element matching `last`) shows in the view: how far above the view's bottom, negative if below it. */
+  const newestEnd = (view: Locator, last: string): Promise<number> =>
+    view.evaluate((element, selector) => {
+      const items = element.querySelectorAll(selector);
+      const newest = items[items.length - 1];
+      return newest ? element.getBoundingClientRect().bottom - newest.getBoundingClientRect().bottom : Number.NaN;
+    }, last);
+
+  /**
+   * The view's content grows by GROWTH px, and the view is at its bottom then: it follows.
+   * The pane keeps room below its text (follow-room.ts): there its newest text (`last`, the
+   * last turn) must also be in sight, anywhere in the view, as the room fills.
+   */
+  const followsGrowth = async (view: Locator, what: string, last?: string): Promise<void> => {
     const start = await boxOf(view);
     await eventually(() => boxOf(view), (box) => box.height > start.height + GROWTH && fromBottom(box) <= 2, `${what} to grow and be at its bottom`, STREAM_WAIT);
+    if (last === undefined) return;
+    // Read between frames, text that came after the last one is not placed yet: seen once placed.
+    const viewport = (await boxOf(view)).viewport;
+    await eventually(() => newestEnd(view, last), (end) => end >= -1 && end <= viewport, `${what}: the newest text in sight`);
   };
 
   /** Scrolls the view up with the mouse wheel over it, and waits for the scroll to end (smooth or not); returns where it ended. */
@@ -72,24 +103,35 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
     expect(Math.abs(grown.top - at.top), `${what} stays where the user put it`).toBeLessThanOrEqual(1);
   };
 
-  /** The element matched by `selector` in the view is on screen in it, and the view is at its bottom. */
-  const inViewAtBottom = async (view: Locator, selector: string, what: string): Promise<void> => {
+  /**
+   * The element matched by `selector` in the view is on screen in it, and the view is at its
+   * bottom — in the pane, which keeps room below its text (follow-room.ts) and may stand a
+   * little above its very bottom, its newest text (`newest`) is in sight instead.
+   */
+  const inViewAtBottom = async (view: Locator, selector: string, what: string, newest?: string): Promise<void> => {
     const seen = () =>
-      view.evaluate((element, target) => {
-        const item = element.querySelector(target);
-        if (!item) return { shown: false, fromBottom: -1 };
-        const outer = element.getBoundingClientRect();
-        const inner = item.getBoundingClientRect();
-        return { shown: inner.top >= outer.top - 1 && inner.top < outer.bottom - 8, fromBottom: element.scrollHeight - element.scrollTop - element.clientHeight };
-      }, selector);
-    await eventually(seen, (state) => state.shown && state.fromBottom <= 2, `${what} in view at the bottom`, STREAM_WAIT);
+      view.evaluate(
+        (element, [target, last]) => {
+          const item = element.querySelector(target!);
+          if (!item) return { shown: false, atBottom: false };
+          const outer = element.getBoundingClientRect();
+          const inner = item.getBoundingClientRect();
+          const lasts = last ? element.querySelectorAll(last) : [];
+          const newestBottom = lasts.length > 0 ? lasts[lasts.length - 1]!.getBoundingClientRect().bottom : Number.NaN;
+          const atBottom = last ? newestBottom <= outer.bottom + 1 && newestBottom >= outer.top : element.scrollHeight - element.scrollTop - element.clientHeight <= 2;
+          return { shown: inner.top >= outer.top - 1 && inner.top < outer.bottom - 8, atBottom };
+        },
+        [selector, newest] as const,
+      );
+    await eventually(seen, (state) => state.shown && state.atBottom, `${what} in view at the bottom`, STREAM_WAIT);
   };
 
   beforeAll(async () => {
     flint = await flintOnSim({
       name: 'follow-stream',
-      files: { 'src/app.ts': 'export const app = 1;\n' },
+      files: { 'src/app.ts': 'export const app = 1;\n', 'src/many.ts': MANY_FILE },
       rules: [
+        { match: { inputIncludes: 'change every constant' }, answer: { text: MANY_PATCH }, tokensPerSecond: 1500 },
         // Follow-ups carry the earlier turns, so the newest words are matched first.
         { match: { inputIncludes: 'one more thing' }, answer: { text: 'One more thing, answered briefly.\n' } },
         { match: { inputIncludes: 'walk me through everything' }, answer: { text: LONG }, tokensPerSecond: 120 },
@@ -114,7 +156,7 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
     // Overflowing both views by a screen and more, each at its bottom.
     await eventually(() => boxOf(paneView()), (box) => box.height > box.viewport + 600, 'the pane to overflow', STREAM_WAIT);
     await eventually(() => boxOf(barView()), (box) => box.height > box.viewport + 600, 'the bar to overflow', STREAM_WAIT);
-    await followsGrowth(paneView(), 'the pane');
+    await followsGrowth(paneView(), 'the pane', PANE_LAST);
     await followsGrowth(barView(), 'the bar');
     expect(await paneControl().count()).toBe(0);
     expect(await barControl().count()).toBe(0);
@@ -139,7 +181,7 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
   it('returns to the bottom and follows again on "New text below" (a click; Enter from the keyboard)', async () => {
     await paneControl().click();
     await eventually(() => paneControl().count(), (count) => count === 0, 'the pane’s control to go');
-    await followsGrowth(paneView(), 'the pane');
+    await followsGrowth(paneView(), 'the pane', PANE_LAST);
 
     await barControl().focus();
     await page.keyboard.press('Enter');
@@ -154,11 +196,11 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
     await wheelUp(barView(), 400);
     await input().fill('and then add a summary');
     await input().press('Tab');
-    await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane');
+    await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane', PANE_LAST);
     await inViewAtBottom(barView(), '.ask-bar-turn.is-queued', 'the queued message in the bar');
     // Turn 1 still streams above it: the views follow, the queued message stays in sight.
-    await followsGrowth(paneView(), 'the pane');
-    await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane');
+    await followsGrowth(paneView(), 'the pane', PANE_LAST);
+    await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane', PANE_LAST);
     await shoot('queued');
   }, 60_000);
 
@@ -174,10 +216,24 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
 
     await askFlint(page, 'one more thing');
     await eventually(() => page.locator('section[data-turn="3"] .edit-prose').innerText().catch(() => ''), (text) => text.includes('One more thing, answered'), 'the follow-up’s answer', STREAM_WAIT);
-    await inViewAtBottom(paneView(), 'section[data-turn="3"]', 'the follow-up in the pane');
+    await inViewAtBottom(paneView(), 'section[data-turn="3"]', 'the follow-up in the pane', PANE_LAST);
     await inViewAtBottom(barView(), 'div.ask-bar-turn:last-of-type', 'the follow-up in the bar');
     expect(await barView().locator('.ask-bar-turn').last().innerText()).toContain('One more thing, answered');
     await shoot('follow-up');
+  }, 60_000);
+
+  it('keeps following a stream of hunks whose cards fold as they complete (the pane’s text shrinks under the view)', async () => {
+    await page.keyboard.press('Escape');
+    // Watched throughout, not only at the end: a misread that the next growth undid would leave no trace there.
+    await page.evaluate(SAW_CONTROL);
+    await askFlint(page, 'change every constant', { fresh: true });
+    // Each hunk's card folds to its header once it is drawn in the file: the text shrinks while it grows.
+    await eventually(() => page.locator('.hunk-card.is-folded').count(), (count) => count >= 60, 'sixty folded cards', STREAM_WAIT);
+    await eventually(() => page.getByLabel('Edit status').innerText(), (status) => status === 'Answer complete', 'the answer to complete', STREAM_WAIT);
+    expect(await page.evaluate('window.flintSawControl'), 'no "New text below", ever: the pane never read its own moves as the user’s').toBe(false);
+    expect(await paneControl().count()).toBe(0);
+    await inViewAtBottom(paneView(), `.hunk-card[data-hunk-number="${MANY_HUNKS}"]`, 'the last hunk', PANE_LAST);
+    await shoot('hunks');
   }, 60_000);
 
   it('ran without console errors', () => {

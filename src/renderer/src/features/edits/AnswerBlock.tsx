@@ -7,6 +7,7 @@
  */
 import { useMemo } from 'react';
 import { isUndecided } from '../../../../shared/edits/hunk-state';
+import { FollowedText } from '../follow-stream/FollowedText';
 import { NewTextBelow } from '../follow-stream/NewTextBelow';
 import { useFollowStream } from '../follow-stream/use-follow-stream';
 import type { ReviewHandle } from '../review/use-review';
@@ -47,11 +48,11 @@ export function AnswerBlock({ view, answer, review, keys, onOpenSettings }: Answ
   return (
     <div ref={follow.scrollRef} className="edit-session" data-session={view.sessionId} tabIndex={-1}>
       <AnswerBar view={view} answer={answer} keys={keys} onAcceptAll={() => void review.acceptAll()} onShortcuts={review.openSheet} />
-      <div aria-live="polite">
+      <FollowedText follow={follow}>
         {view.turns.map((turn) => (
           <TurnBlock key={turn.index} view={view} turn={turn} answer={answer} currentHunk={review.current} cardActions={cardActions} onOpenSettings={onOpenSettings} />
         ))}
-      </div>
+      </FollowedText>
       {view.problems.length > 0 && <ProblemNotes problems={view.problems} />}
       {/* Sticky over the bottom, out of the live region; focus goes to the pane (tabIndex -1) once it is gone. */}
       <NewTextBelow follow={follow} focusAfterRef={follow.viewRef} />

@@ -112,6 +112,66 @@ describe('coming back', () => {
   });
 });
 
+describe('a view with room below its text (follow-room.ts)', () => {
+  /** At the bottom of `height` px, of which `room` px are room. */
+  const roomy = (height: number, room: number): ScrollBox => ({ ...atBottom(height), room });
+
+  it('lets new text fill the room without scrolling, and scrolls once the text passes the view’s bottom', () => {
+    const start: FollowState = { mode: 'following', top: 700, height: 850 };
+    const filling = run(start, { type: 'resized', box: roomy(1000, 100) }, { type: 'resized', box: roomy(1000, 0) });
+    expect(filling.scrolls).toEqual([null, null]);
+    expect(filling.state).toEqual({ mode: 'following', top: 700, height: 1000 });
+    // The text passed the bottom: main made a new room, and the view goes to the new bottom.
+    expect(followStep(filling.state, { type: 'resized', box: { top: 700, height: 1160, viewport: VIEWPORT, room: 150 } }).scrollTo).toBe(860);
+  });
+
+  it('moves a following view that its shrinking content left past the bottom to the new bottom itself, so the clamp reads as its own move', () => {
+    const step = followStep({ mode: 'following', top: 700, height: 1000 }, { type: 'resized', box: { top: 700, height: 900, viewport: VIEWPORT, room: 100 } });
+    expect(step).toEqual({ state: { mode: 'following', top: 600, height: 800 }, scrollTo: 600 });
+    // Its scroll event comes once more text arrived: no move up, so still following.
+    expect(followStep(step.state, { type: 'scrolled', box: box(600, 960) }).state.mode).toBe('following');
+  });
+
+  it('moves a view whose content shrank to fit to the top itself, so the clamp, arriving after more text, reads as its own move', () => {
+    const step = followStep({ mode: 'following', top: 188, height: 850 }, { type: 'resized', box: { top: 188, height: VIEWPORT, viewport: VIEWPORT } });
+    expect(step).toEqual({ state: { mode: 'following', top: 0, height: VIEWPORT }, scrollTo: 0 });
+    expect(followStep(step.state, { type: 'scrolled', box: box(0, VIEWPORT + 37) }).state.mode).toBe('following');
+  });
+
+  it('remembers where the browser pulled a staying view up to the bottom of content that shrank, so that scroll is not a move up', () => {
+    // Text shrank by 50 px under a view at the bottom: Chromium pulled it up before the resize was reported.
+    const step = followStep(following, { type: 'resized', box: { top: 650, height: 950, viewport: VIEWPORT, room: 50 } });
+    expect(step).toEqual({ state: { mode: 'following', top: 650, height: 900 }, scrollTo: null });
+    // Its scroll event comes once more text arrived.
+    expect(followStep(step.state, { type: 'scrolled', box: { top: 650, height: 950, viewport: VIEWPORT, room: 10 } }).state.mode).toBe('following');
+  });
+
+  it('remembers the pull-up even when the room then grew back what shrank (text above the room, 19 px shorter)', () => {
+    // At the bottom of 1,000 px (100 of them room), something outside the room shrank by 19: Chromium pulled the view up
+    // to 681; the room then took the 19 px back (1,000 again), which leaves the view 19 px above the bottom, still following.
+    const step = followStep({ mode: 'following', top: 700, height: 900 }, { type: 'resized', box: { top: 681, height: 1000, viewport: VIEWPORT, room: 119, measuredHeight: 981 } });
+    expect(step).toEqual({ state: { mode: 'following', top: 681, height: 881 }, scrollTo: null });
+    expect(followStep(step.state, { type: 'scrolled', box: { top: 681, height: 1000, viewport: VIEWPORT, room: 119 } }).state.mode).toBe('following');
+  });
+
+  it('still reads a user’s move up whose scroll event comes after a resize', () => {
+    const step = followStep(following, { type: 'resized', box: { top: 600, height: 1000, viewport: VIEWPORT, room: 150 } });
+    expect(step.state.top).toBe(700);
+    expect(followStep(step.state, { type: 'scrolled', box: { top: 600, height: 1000, viewport: VIEWPORT, room: 150 } }).state.mode).toBe('reading');
+  });
+
+  it('follows again when the user scrolls back down to the newest text, the room below it unseen', () => {
+    expect(followStep(behind, { type: 'scrolled', box: { top: 700, height: 1200, viewport: VIEWPORT, room: 200 } }).state.mode).toBe('following');
+    expect(followStep(behind, { type: 'scrolled', box: { top: 650, height: 1200, viewport: VIEWPORT, room: 200 } }).state.mode).toBe('behind');
+  });
+
+  it('counts text that grew into the room as new text for a user scrolled up', () => {
+    const { state } = run(reading, { type: 'resized', box: { top: 200, height: 1150, viewport: VIEWPORT, room: 100 } });
+    expect(state.mode).toBe('behind');
+    expect(followStep(reading, { type: 'resized', box: { top: 200, height: 1150, viewport: VIEWPORT, room: 150 } }).state.mode).toBe('reading');
+  });
+});
+
 describe('any interleaving', () => {
   it('never scrolls on its own while the user is away, and shows the control only when away', () => {
     // A seeded walk over random events: growth, user scrolls anywhere, Flint's own scroll events.

@@ -14,12 +14,15 @@
  * | scrolled up, ending away from the bottom               | reading      | reading   | behind    |
  * | scrolled up to the very bottom (content shrank)        | following    | following | following |
  * | scrolled down (or not moved), within TOLERANCE of it   | following    | following | following |
+ * |   or of the text's end (the room below it aside)       |              |           |           |
  * | scrolled down, further away than that                  | following    | reading   | behind    |
  * | resized, content fits (nothing to scroll)              | following    | following | following |
- * | resized, content grew                                  | following ⤓  | behind    | behind    |
+ * | resized, text grew                                     | following ⤓  | behind    | behind    |
  * | resized, otherwise (narrower, shorter)                 | following ⤓  | reading   | behind    |
  * | jump: the control, or the user sent a message          | following ⤓  | following ⤓ | following ⤓ |
- * (⤓: scroll to the bottom, if not there already.)
+ * (⤓: scroll to the bottom, if not there already; on a resize, only once the text's end has
+ * left the view — a view with room below its text (follow-room.ts) lets it fill the room —
+ * or the view is past the bottom, its content having shrunk.)
  *
  * Why "scrolled up" is the user's intent: Flint's own scrolls only go down, and content
  * that grows leaves scrollTop alone. Content that shrinks can pull scrollTop up, but only
@@ -35,6 +38,10 @@ export interface ScrollBox {
   top: number;
   height: number;
   viewport: number;
+  /** How much of `height` is room below the text (follow-room.ts), not text; none if absent. */
+  room?: number;
+  /** scrollHeight as measured, before the room was sized for it (`height` is after): where the browser may just have pulled the view up to. */
+  measuredHeight?: number;
 }
 
 /** Where the view stands (see the table above). */
@@ -50,7 +57,7 @@ export interface FollowState {
   mode: FollowMode;
   /** scrollTop last seen or set: a lower one is a move up. */
   top: number;
-  /** scrollHeight last seen: a higher one is new content. */
+  /** The text's height last seen (scrollHeight without the room): a higher one is new content. */
   height: number;
 }
 
@@ -74,6 +81,16 @@ export const EDGE_PX = 1;
 export const TOLERANCE_PX = 24;
 
 export const INITIAL_FOLLOW_STATE: FollowState = { mode: 'following', top: 0, height: 0 };
+
+/** The text's height: the scrollable height without the room below it. */
+function textHeight(box: ScrollBox): number {
+  return box.height - (box.room ?? 0);
+}
+
+/** Distance from the bottom of the view down to the end of the text (0 if it shows). */
+function textDistance(box: ScrollBox): number {
+  return Math.max(0, textHeight(box) - box.top - box.viewport);
+}
 
 /** Distance from the bottom of the view to the bottom of the content. */
 export function distanceFromBottom(box: ScrollBox): number {
@@ -102,17 +119,21 @@ function afterScroll(state: FollowState, box: ScrollBox): FollowMode {
   const distance = distanceFromBottom(box);
   const movedUp = box.top < state.top - EDGE_PX;
   if (movedUp && distance > EDGE_PX) return state.mode === 'following' ? 'reading' : state.mode;
-  if (!movedUp && distance <= TOLERANCE_PX) return 'following';
+  // Coming back needs the newest text in sight, not the room below it.
+  if (!movedUp && Math.min(distance, textDistance(box)) <= TOLERANCE_PX) return 'following';
   // Up to the very bottom (content shrank under the view), or down but not far enough.
   return distance <= EDGE_PX ? 'following' : state.mode;
 }
 
 function afterResize(state: FollowState, box: ScrollBox): FollowStep {
-  const grew = box.height > state.height + EDGE_PX;
-  const measured = { ...state, height: box.height };
-  if (box.height <= box.viewport + EDGE_PX) return { state: { ...measured, mode: 'following', top: box.top }, scrollTo: null };
+  const grew = textHeight(box) > state.height + EDGE_PX;
+  const measured = { ...state, height: textHeight(box) };
+  // Content that fits has one place, the top: a view left lower (the content shrank) is moved there here, not by the browser's clamp (toBottom says why).
+  if (box.height <= box.viewport + EDGE_PX) return { state: { ...measured, mode: 'following', top: 0 }, scrollTo: box.top > EDGE_PX ? 0 : null };
   switch (state.mode) {
     case 'following':
+      // The newest text still shows (in the room below it) and the view is not past the bottom: it stays, and so does its painting.
+      if (textHeight(box) <= box.top + box.viewport + EDGE_PX && box.top <= box.height - box.viewport + EDGE_PX) return { state: { ...measured, top: clampedTop(state, box) }, scrollTo: null };
       return toBottom(measured, box);
     case 'reading':
       return { state: { ...measured, mode: grew ? 'behind' : 'reading' }, scrollTo: null };
@@ -123,11 +144,26 @@ function afterResize(state: FollowState, box: ScrollBox): FollowStep {
   }
 }
 
-/** Scrolls to the bottom unless there already; the state remembers the scrollTop set, so a user's move up in between reads as one. */
+/**
+ * The scrollTop to remember for a view that stays: where it is if the browser just pulled it
+ * up to the bottom of content that shrank (its scroll event is then not a move up), else
+ * the one last seen (a move up whose event is yet to come still reads as one).
+ */
+function clampedTop(state: FollowState, box: ScrollBox): number {
+  const bottom = Math.max(0, (box.measuredHeight ?? box.height) - box.viewport);
+  return box.top < state.top && Math.abs(box.top - bottom) <= EDGE_PX ? box.top : state.top;
+}
+
+/**
+ * Scrolls to the bottom unless there already; the state remembers the scrollTop set, so a
+ * user's move up in between reads as one. A view past the bottom (its content shrank) is
+ * moved to it here rather than left to the browser's clamp: a clamp's scroll event, with
+ * text grown since, would read as the user leaving the bottom.
+ */
 function toBottom(state: FollowState, box: ScrollBox): FollowStep {
   const bottom = Math.max(0, box.height - box.viewport);
-  const isThere = distanceFromBottom(box) <= EDGE_PX;
-  return { state: { ...state, height: box.height, top: isThere ? box.top : bottom }, scrollTo: isThere ? null : bottom };
+  const isThere = Math.abs(box.top - bottom) <= EDGE_PX;
+  return { state: { ...state, height: textHeight(box), top: isThere ? box.top : bottom }, scrollTo: isThere ? null : bottom };
 }
 
 function assertNever(value: never): never {
