@@ -101,6 +101,11 @@ export type NoInput = Record<string, never>;
 
 interface RequestDefinition<Input, Output> {
   channel: string;
+  /**
+   * A notice: the renderer tells main something and waits for nothing. The shells send it
+   * one way (no answer crosses back), and the call resolves once it is sent.
+   */
+  notice?: true;
   /** Phantom: carry the types only; runtime schemas are in contract-schemas.ts. */
   input?: Input;
   output?: Output;
@@ -108,6 +113,10 @@ interface RequestDefinition<Input, Output> {
 
 function request<Input, Output>(channel: string): RequestDefinition<Input, Output> {
   return { channel };
+}
+
+function notice<Input>(channel: string): RequestDefinition<Input, null> {
+  return { channel, notice: true };
 }
 
 /**
@@ -211,8 +220,13 @@ export const requests = {
   listConversations: request<NoInput, ConversationSummary[]>('ask:list'),
   /** A whole conversation (turns, prose, every hunk with its lines), as one full update. */
   getConversation: request<{ sessionId: string }, AnswerUpdate>('ask:get'),
-  /** The renderer has painted the last `ask:update`: main may send the next at once. */
-  acknowledgeAnswer: request<{ sessionId: string }, null>('ask:ack'),
+  /**
+   * The renderer has shown the last `ask:update`: main may send the next at once. A notice:
+   * at 1,000 tokens/s it goes a few times a frame, and an answer to each was as many more
+   * messages for the page to take (one lost with a dropped socket is made good by main's
+   * fallback timer, and the resync after the reconnect).
+   */
+  acknowledgeAnswer: notice<{ sessionId: string }>('ask:ack'),
   // Decisions on hunks (the edits part of main).
   /**
    * Writes one complete hunk to disk (atomically, journaled); with a `revision`, only the
@@ -319,6 +333,12 @@ export type FlintApi = {
 /** Finds a request by its channel, for the shells' generic bindings. */
 export function findRequestByChannel(channel: string): RequestName | undefined {
   return requestNamesByChannel.get(channel);
+}
+
+/** Whether `channel` is a notice's (sent one way, never answered). */
+export function isNoticeChannel(channel: string): boolean {
+  const name = findRequestByChannel(channel);
+  return name !== undefined && (requests[name] as RequestDefinition<unknown, unknown>).notice === true;
 }
 
 const requestNamesByChannel = new Map<string, RequestName>(

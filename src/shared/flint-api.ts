@@ -12,11 +12,13 @@ import {
   type FlintApi,
   type RequestName,
 } from './contract';
-import type { Result } from './result';
+import { ok, type Result } from './result';
 
-/** How a shell moves requests and events. */
+/** How a shell moves requests, notices and events. */
 export interface FlintTransport {
   invoke(channel: string, input: unknown): Promise<Result<unknown>>;
+  /** Sends a notice one way (contract.ts): nothing comes back; dropped if it cannot go now. */
+  notify(channel: string, input: unknown): void;
   /** Delivers every event; returns the unsubscribe function. */
   subscribe(listener: (envelope: EventEnvelope) => void): () => void;
 }
@@ -24,8 +26,14 @@ export interface FlintTransport {
 export function createFlintApi(transport: FlintTransport): FlintApi {
   const api: Record<string, unknown> = {};
   for (const name of Object.keys(requests) as RequestName[]) {
-    const { channel } = requests[name];
-    api[name] = (input: unknown) => transport.invoke(channel, input);
+    const definition: { channel: string; notice?: true } = requests[name];
+    const { channel } = definition;
+    api[name] = definition.notice
+      ? (input: unknown) => {
+          transport.notify(channel, input);
+          return Promise.resolve(ok(null));
+        }
+      : (input: unknown) => transport.invoke(channel, input);
   }
   api.on = <C extends EventChannel>(channel: C, listener: (payload: EventPayloads[C]) => void) =>
     transport.subscribe((envelope) => {

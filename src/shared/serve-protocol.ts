@@ -2,7 +2,7 @@
  * The serve shell's wire format: the contract carried over one WebSocket.
  *
  * The browser sends requests with an id; the server answers with the same id and
- * pushes events as they happen. Authentication happens at the HTTP upgrade: the page
+ * pushes events as they happen. A notice goes without an id and gets no answer. Authentication happens at the HTTP upgrade: the page
  * offers the per-run token as a WebSocket subprotocol, which no other local origin
  * ever receives (unlike a cookie, which every port on 127.0.0.1 would get).
  */
@@ -33,9 +33,12 @@ export const SOCKET_PROTOCOL = 'flint';
 /** The page also offers `flint.token.<token>`; the server checks it and never echoes it. */
 export const TOKEN_PROTOCOL_PREFIX = 'flint.token.';
 
-/** Browser → server. */
+/**
+ * Browser → server: a request, answered with its `id`, or (no `id`) a notice, which only a
+ * notice's channel takes (contract.ts) and which is never answered.
+ */
 export interface ServeRequestMessage {
-  id: number;
+  id?: number;
   channel: string;
   input: unknown;
 }

@@ -36,6 +36,8 @@ const MANY_PATCH = `Changing them.\n*** Begin Patch\n*** Update File: src/many.t
 }).join('\n')}\n*** End Patch\n`;
 /** The pane's newest text: its last turn (its status line included). */
 const PANE_LAST = 'section.turn';
+/** The bar's newest text: its last turn. */
+const BAR_LAST = '.ask-bar-turn';
 
 interface Box {
   top: number;
@@ -68,7 +70,7 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
 
   /**
    * The view's content grows by GROWTH px, and the view is at its bottom then: it follows.
-   * The pane keeps room below its text (follow-room.ts): there its newest text (`last`, the
+   * Both views keep room below their text (follow-room.ts): their newest text (`last`, the
    * last turn) must also be in sight, anywhere in the view, as the room fills.
    */
   const followsGrowth = async (view: Locator, what: string, last?: string): Promise<void> => {
@@ -105,8 +107,8 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
 
   /**
    * The element matched by `selector` in the view is on screen in it, and the view is at its
-   * bottom — in the pane, which keeps room below its text (follow-room.ts) and may stand a
-   * little above its very bottom, its newest text (`newest`) is in sight instead.
+   * bottom — or, given `newest` (a view keeps room below its text, follow-room.ts, and may
+   * stand a little above its very bottom), its newest text is in sight instead.
    */
   const inViewAtBottom = async (view: Locator, selector: string, what: string, newest?: string): Promise<void> => {
     const seen = () =>
@@ -157,7 +159,7 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
     await eventually(() => boxOf(paneView()), (box) => box.height > box.viewport + 600, 'the pane to overflow', STREAM_WAIT);
     await eventually(() => boxOf(barView()), (box) => box.height > box.viewport + 600, 'the bar to overflow', STREAM_WAIT);
     await followsGrowth(paneView(), 'the pane', PANE_LAST);
-    await followsGrowth(barView(), 'the bar');
+    await followsGrowth(barView(), 'the bar', BAR_LAST);
     expect(await paneControl().count()).toBe(0);
     expect(await barControl().count()).toBe(0);
     await shoot('following');
@@ -186,7 +188,7 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
     await barControl().focus();
     await page.keyboard.press('Enter');
     await eventually(() => barControl().count(), (count) => count === 0, 'the bar’s control to go');
-    await followsGrowth(barView(), 'the bar');
+    await followsGrowth(barView(), 'the bar', BAR_LAST);
     // Focus went back to the question, so the user can type on.
     await eventually(() => page.evaluate<string | undefined>(FOCUSED_LABEL), (label) => label === 'Ask Flint', 'focus back in the input');
   }, 60_000);
@@ -197,7 +199,7 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
     await input().fill('and then add a summary');
     await input().press('Tab');
     await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane', PANE_LAST);
-    await inViewAtBottom(barView(), '.ask-bar-turn.is-queued', 'the queued message in the bar');
+    await inViewAtBottom(barView(), '.ask-bar-turn.is-queued', 'the queued message in the bar', BAR_LAST);
     // Turn 1 still streams above it: the views follow, the queued message stays in sight.
     await followsGrowth(paneView(), 'the pane', PANE_LAST);
     await inViewAtBottom(paneView(), 'section[data-turn="2"] .turn-words', 'the queued message in the pane', PANE_LAST);
@@ -217,7 +219,7 @@ describe('views follow the stream (Chromium, serve shell, simulator)', () => {
     await askFlint(page, 'one more thing');
     await eventually(() => page.locator('section[data-turn="3"] .edit-prose').innerText().catch(() => ''), (text) => text.includes('One more thing, answered'), 'the follow-up’s answer', STREAM_WAIT);
     await inViewAtBottom(paneView(), 'section[data-turn="3"]', 'the follow-up in the pane', PANE_LAST);
-    await inViewAtBottom(barView(), 'div.ask-bar-turn:last-of-type', 'the follow-up in the bar');
+    await inViewAtBottom(barView(), 'div.ask-bar-turn:last-of-type', 'the follow-up in the bar', BAR_LAST);
     expect(await barView().locator('.ask-bar-turn').last().innerText()).toContain('One more thing, answered');
     await shoot('follow-up');
   }, 60_000);

@@ -91,7 +91,7 @@ class ElectronShell {
     core.onDidChangeRecent(() => this.refreshMenu());
     this.refreshMenu();
     const { window, rendererUrl } = createMainWindow();
-    const binding = bindContractToIpc(host, core.onDidEmit, window.webContents, rendererUrl);
+    const binding = bindContractToIpc(host, core.onDidEmit, window.webContents, rendererUrl, this.logger);
     window.on('closed', () => binding.dispose());
     const folder = folderArgument(process.argv.slice(app.isPackaged ? 1 : 2));
     if (folder) window.webContents.once('did-finish-load', () => this.open(resolve(folder)));

@@ -4,7 +4,7 @@
  * No navigation, no new windows, no <webview>, no permission grants. The CSP is in
  * the built index.html (see electron.vite.config.ts), because file:// pages get no headers.
  */
-import { app, session, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { app, session, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 
 export function applySecurityBaseline(): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
@@ -20,7 +20,7 @@ export function applySecurityBaseline(): void {
 }
 
 /** True if an IPC call comes from our window's main frame showing our renderer. */
-export function isTrustedSender(event: IpcMainInvokeEvent, contents: WebContents, rendererUrl: string): boolean {
+export function isTrustedSender(event: IpcMainInvokeEvent | IpcMainEvent, contents: WebContents, rendererUrl: string): boolean {
   const frame = event.senderFrame;
   if (event.sender !== contents || !frame || frame !== contents.mainFrame) return false;
   return frame.url === rendererUrl || frame.url.startsWith(`${rendererUrl}#`) || frame.url.startsWith(`${rendererUrl}?`);

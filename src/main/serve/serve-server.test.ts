@@ -73,7 +73,7 @@ describe('the serve shell', () => {
   let renderer: TempProject;
   let config: TempProject;
   let core: FlintCore;
-  let logger: Logger;
+  let logger: Logger & { lines: string[] };
   let server: ServeServer;
   let token: string;
   let socketUrl: string;
@@ -233,6 +233,30 @@ describe('the serve shell', () => {
       await core.closeProject('closed', 'test over');
       await project.remove();
     }
+  });
+
+  it('takes a notice (no id, a notice\'s channel) without answering it, and logs one it refuses', async () => {
+    const socket = await connect(socketUrl, tokenProtocols);
+    const answered: ServeServerMessage[] = [];
+    socket.on('message', (data) => answered.push(JSON.parse(data.toString()) as ServeServerMessage));
+    try {
+      socket.send(JSON.stringify({ channel: 'ask:ack', input: { sessionId: '00000000-0000-4000-8000-000000000000' } }));
+      socket.send(JSON.stringify({ channel: 'ask:ack', input: { sessionId: 42 } }));
+      // Two round trips after the notices: each was taken (in order) and its handling done by then.
+      await answerTo(socket, 1);
+      await answerTo(socket, 2);
+      expect(answered.filter((message) => message.type === 'response').map((message) => message.type === 'response' && message.id)).toEqual([1, 2]);
+      expect(logger.lines.filter((line) => line.includes('notice ask:ack'))).toEqual(['warning: notice ask:ack refused: invalid-input']);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('closes a socket that sends a request without an id on a channel that is not a notice\'s', async () => {
+    const socket = await connect(socketUrl, tokenProtocols);
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ channel: 'app:getInfo', input: {} }));
+    expect(await closed).toBe(1008);
   });
 
   it('closes a socket that sends something other than a request', async () => {

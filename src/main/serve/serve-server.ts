@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy';
-import type { EventEnvelope } from '../../shared/contract';
+import { isNoticeChannel, type EventEnvelope } from '../../shared/contract';
 import {
   SERVE_INSTANCE_PATH,
   SERVE_SOCKET_PATH,
@@ -100,8 +100,11 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         client.close(1008, 'Malformed request');
         return;
       }
-      void options.host.invoke(message.channel, message.input).then((result) => {
-        send(client, JSON.stringify({ type: 'response', id: message.id, result } satisfies ServeServerMessage));
+      const { id, channel, input } = message;
+      void options.host.invoke(channel, input).then((result) => {
+        if (id !== undefined) send(client, JSON.stringify({ type: 'response', id, result } satisfies ServeServerMessage));
+        // Nobody waits for a notice's answer: a refusal is only logged (its input, never echoed, may be anything).
+        else if (!result.ok) options.logger.warn(`notice ${channel} refused: ${result.error.code}`);
       });
     });
   });
@@ -191,19 +194,14 @@ function send(client: WebSocket, frame: string): void {
   if (client.readyState === client.OPEN) client.send(frame);
 }
 
+/** A request, or a notice on a notice's channel (no id); anything else is malformed. */
 function parseRequest(text: string): ServeRequestMessage | null {
   try {
     const value: unknown = JSON.parse(text);
-    if (
-      typeof value === 'object' &&
-      value !== null &&
-      'id' in value &&
-      Number.isSafeInteger(value.id) &&
-      'channel' in value &&
-      typeof value.channel === 'string'
-    ) {
-      return { id: value.id as number, channel: value.channel, input: 'input' in value ? value.input : undefined };
-    }
+    if (typeof value !== 'object' || value === null || !('channel' in value) || typeof value.channel !== 'string') return null;
+    const input = 'input' in value ? value.input : undefined;
+    if (!('id' in value)) return isNoticeChannel(value.channel) ? { channel: value.channel, input } : null;
+    if (Number.isSafeInteger(value.id)) return { id: value.id as number, channel: value.channel, input };
   } catch {
     // Fall through: not JSON.
   }

@@ -91,7 +91,11 @@ export function connectServeBridge(): FlintApi {
     const fresh = takeServeToken();
     if (fresh !== null) bridge.useToken(fresh);
   });
-  return createFlintApi({ invoke: (channel, input) => bridge.invoke(channel, input), subscribe: (listener) => bridge.subscribe(listener) });
+  return createFlintApi({
+    invoke: (channel, input) => bridge.invoke(channel, input),
+    notify: (channel, input) => bridge.notify(channel, input),
+    subscribe: (listener) => bridge.subscribe(listener),
+  });
 }
 
 /**
@@ -144,7 +148,16 @@ class ServeBridge {
     });
   }
 
-  subscribe(listener: (envelope: EventEnvelope) => void): () => void {
+  /**
+   * Sends a notice over the admitted socket, without an id: nothing comes back. Without one
+   * it is dropped, not queued: it speaks of now (an answer batch shown), and what follows a
+   * reconnect (the views' resync) replaces it.
+   */
+  notify(channel: string, input: unknown): void {
+    if (this.socket?.readyState === WebSocket.OPEN && this.link.connection.state === 'connected') this.socket.send(JSON.stringify({ channel, input }));
+  }
+
+    subscribe(listener: (envelope: EventEnvelope) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

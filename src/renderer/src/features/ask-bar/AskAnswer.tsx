@@ -3,34 +3,41 @@
  * Markdown, a pointer to the diff pane when it proposes changes, and how the latest turn
  * ended (an error, or stopped).
  */
-import type { Ref } from 'react';
 import type { TurnFields } from '../../../../shared/ask-types';
 import { isMac } from '../../lib/platform';
 import type { AnswerView } from '../edits/answer-view';
 import type { ProseStore } from '../edits/prose-store';
 import { TurnProse, useHasProse } from '../edits/TurnProse';
+import { FollowedText } from '../follow-stream/FollowedText';
+import type { FollowStream } from '../follow-stream/use-follow-stream';
 import { reviewKeyLabels } from '../review/review-keys';
 
 const keys = reviewKeyLabels(isMac);
 
-/** `scrollRef`: the bar follows the stream in this view (use-follow-stream.ts; its control is the bar's). */
-export function AskAnswer({ view, prose, scrollRef }: { view: AnswerView; prose: ProseStore; scrollRef?: Ref<HTMLDivElement> }) {
+/**
+ * `follow`: the bar follows the stream in this view, with room below its text as the pane
+ * (use-follow-stream.ts; the control is the bar's). Busy while it streams: what the live
+ * region gets is announced once the answer ends.
+ */
+export function AskAnswer({ view, prose, follow }: { view: AnswerView; prose: ProseStore; follow: FollowStream }) {
   const isStreaming = view.status === 'streaming';
   const hunkCount = view.order.length;
   const latest = view.turns.at(-1);
   return (
-    <div ref={scrollRef} className="ask-bar-answer" aria-label="Answer" aria-live="polite" aria-busy={isStreaming}>
-      {view.turns.map((turn) => (
-        <AskTurn key={turn.index} turn={turn} prose={prose} withWords={view.turns.length > 1} />
-      ))}
-      {hunkCount > 0 && (
-        <p className="ask-bar-meta" aria-label="Proposed changes">
-          {hunkCount} {hunkCount === 1 ? 'change' : 'changes'} to review in the file: <kbd>{keys.accept}</kbd> accept, <kbd>{keys.reject}</kbd> reject,{' '}
-          <kbd>{keys.next}</kbd> next, <kbd>{isMac ? '⌘/' : 'Ctrl+/'}</kbd> all keys.
-        </p>
-      )}
-      {latest?.status === 'failed' && <p className="form-error">{latest.message ?? view.message} Retry is in the diff pane.</p>}
-      {latest?.status === 'stopped' && <p className="ask-bar-meta">Stopped.</p>}
+    <div ref={follow.scrollRef} className="ask-bar-answer" aria-label="Answer" aria-busy={isStreaming}>
+      <FollowedText follow={follow}>
+        {view.turns.map((turn) => (
+          <AskTurn key={turn.index} turn={turn} prose={prose} withWords={view.turns.length > 1} />
+        ))}
+        {hunkCount > 0 && (
+          <p className="ask-bar-meta" aria-label="Proposed changes">
+            {hunkCount} {hunkCount === 1 ? 'change' : 'changes'} to review in the file: <kbd>{keys.accept}</kbd> accept, <kbd>{keys.reject}</kbd> reject,{' '}
+            <kbd>{keys.next}</kbd> next, <kbd>{isMac ? '⌘/' : 'Ctrl+/'}</kbd> all keys.
+          </p>
+        )}
+        {latest?.status === 'failed' && <p className="form-error">{latest.message ?? view.message} Retry is in the diff pane.</p>}
+        {latest?.status === 'stopped' && <p className="ask-bar-meta">Stopped.</p>}
+      </FollowedText>
     </div>
   );
 }

@@ -112,7 +112,7 @@ export function AskBar({ bar, currentFile, hasProject, shortcutLabel, systemWide
       <DeepModelNote refusal={answer.refusal} draft={draft} onOpenSettings={onOpenSettings} />
       {canFollowUp && <ModeNote followsUp={followsUp} title={view.title} />}
       <AskHints isStreaming={isStreaming} shortcutLabel={shortcutLabel} systemWide={systemWide} draftLength={draft.length} />
-      {isAnswerShown && view && <AskAnswer view={view} prose={answer.prose} scrollRef={follow.scrollRef} />}
+      {isAnswerShown && view && <AskAnswer view={view} prose={answer.prose} follow={follow} />}
       {/* Out of the answer's live region, over its bottom; once it is gone, the focus trap gives focus back to the input. */}
       {isAnswerShown && view && <NewTextBelow follow={follow} />}
     </div>

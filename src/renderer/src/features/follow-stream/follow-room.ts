@@ -6,9 +6,11 @@
  * Why: Chromium paints every card of a scrolling list again in each frame that changes
  * the list's scrollable size, even cards that did not change: a card's painting is reused
  * only while that size holds, and only if the card is a paint layer of its own (the pane's
- * cards are paint-contained, styles.css). Following a 1,000 tok/s stream line by line
- * changed it every frame, and a hundred decided cards cost the renderer about a quarter of
- * its time. With a room, a frame paints the card that grew, and the list once per room.
+ * cards are paint-contained; an answer's closed Markdown blocks are one layer, styles.css).
+ * Following a 1,000 tok/s stream line by line changed it every frame, and a hundred decided
+ * cards cost the renderer about a quarter of its time. With a room, a frame paints the card
+ * (or the Markdown block) that grew, and the rest once per room. Both the pane and the ask
+ * bar keep one.
  *
  * Pure: the view measures, this says how tall the room is to be.
  */

@@ -5,7 +5,9 @@
  * alt text.
  *
  * Rendered block by block (markdown-blocks.ts): as the answer grows, only its last block
- * is parsed and rendered again; `tail` (the prose still arriving) joins that block.
+ * is parsed and rendered again; `tail` (the prose still arriving) joins that block. The
+ * closed blocks sit in one container, painted as one layer (styles.css): a frame that grows
+ * the open block paints that block alone.
  */
 import { memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
@@ -21,10 +23,14 @@ export const MarkdownAnswer = memo(function MarkdownAnswer({ text, tail = '' }: 
   const open = text.slice(blocks.openStart) + tail;
   return (
     <div className="markdown">
-      {blocks.closed.map((block, index) => (
-        <MarkdownBlock key={index} text={block} />
-      ))}
-      {open && <MarkdownBlock key={blocks.closed.length} text={open} />}
+      {blocks.closed.length > 0 && (
+        <div className="markdown-closed">
+          {blocks.closed.map((block, index) => (
+            <MarkdownBlock key={index} text={block} />
+          ))}
+        </div>
+      )}
+      {open && <MarkdownBlock key="open" text={open} />}
     </div>
   );
 });
