@@ -10,7 +10,7 @@ import type { Result } from '../shared/result';
 
 const api = createFlintApi({
   invoke: (channel, input) => ipcRenderer.invoke(channel, input) as Promise<Result<unknown>>,
-  notify: (channel, input) => ipcRenderer.send(channel, input),
+  sendOneWay: (channel, input) => ipcRenderer.send(channel, input),
   subscribe: (listener) => {
     const handler = (_event: Electron.IpcRendererEvent, envelope: EventEnvelope): void => listener(envelope);
     ipcRenderer.on(EVENT_ENVELOPE_CHANNEL, handler);

@@ -102,10 +102,11 @@ export type NoInput = Record<string, never>;
 interface RequestDefinition<Input, Output> {
   channel: string;
   /**
-   * A notice: the renderer tells main something and waits for nothing. The shells send it
-   * one way (no answer crosses back), and the call resolves once it is sent.
+   * One way: the renderer tells main something and waits for nothing. The shells send it
+   * without an answer crossing back, and the call resolves at once, sent or (no connection)
+   * dropped.
    */
-  notice?: true;
+  oneWay?: true;
   /** Phantom: carry the types only; runtime schemas are in contract-schemas.ts. */
   input?: Input;
   output?: Output;
@@ -115,8 +116,8 @@ function request<Input, Output>(channel: string): RequestDefinition<Input, Outpu
   return { channel };
 }
 
-function notice<Input>(channel: string): RequestDefinition<Input, null> {
-  return { channel, notice: true };
+function oneWay<Input>(channel: string): RequestDefinition<Input, null> {
+  return { channel, oneWay: true };
 }
 
 /**
@@ -221,12 +222,12 @@ export const requests = {
   /** A whole conversation (turns, prose, every hunk with its lines), as one full update. */
   getConversation: request<{ sessionId: string }, AnswerUpdate>('ask:get'),
   /**
-   * The renderer has shown the last `ask:update`: main may send the next at once. A notice:
+   * The renderer has shown the last `ask:update`: main may send the next at once. One way:
    * at 1,000 tokens/s it goes a few times a frame, and an answer to each was as many more
    * messages for the page to take (one lost with a dropped socket is made good by main's
    * fallback timer, and the resync after the reconnect).
    */
-  acknowledgeAnswer: notice<{ sessionId: string }>('ask:ack'),
+  acknowledgeAnswer: oneWay<{ sessionId: string }>('ask:ack'),
   // Decisions on hunks (the edits part of main).
   /**
    * Writes one complete hunk to disk (atomically, journaled); with a `revision`, only the
@@ -335,10 +336,10 @@ export function findRequestByChannel(channel: string): RequestName | undefined {
   return requestNamesByChannel.get(channel);
 }
 
-/** Whether `channel` is a notice's (sent one way, never answered). */
-export function isNoticeChannel(channel: string): boolean {
+/** Whether `channel` is a one-way request's (never answered). */
+export function isOneWayChannel(channel: string): boolean {
   const name = findRequestByChannel(channel);
-  return name !== undefined && (requests[name] as RequestDefinition<unknown, unknown>).notice === true;
+  return name !== undefined && (requests[name] as RequestDefinition<unknown, unknown>).oneWay === true;
 }
 
 const requestNamesByChannel = new Map<string, RequestName>(

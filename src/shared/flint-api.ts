@@ -14,11 +14,11 @@ import {
 } from './contract';
 import { ok, type Result } from './result';
 
-/** How a shell moves requests, notices and events. */
+/** How a shell moves requests (answered or one way) and events. */
 export interface FlintTransport {
   invoke(channel: string, input: unknown): Promise<Result<unknown>>;
-  /** Sends a notice one way (contract.ts): nothing comes back; dropped if it cannot go now. */
-  notify(channel: string, input: unknown): void;
+  /** Sends a one-way request (contract.ts): nothing comes back; dropped if it cannot go now. */
+  sendOneWay(channel: string, input: unknown): void;
   /** Delivers every event; returns the unsubscribe function. */
   subscribe(listener: (envelope: EventEnvelope) => void): () => void;
 }
@@ -26,11 +26,11 @@ export interface FlintTransport {
 export function createFlintApi(transport: FlintTransport): FlintApi {
   const api: Record<string, unknown> = {};
   for (const name of Object.keys(requests) as RequestName[]) {
-    const definition: { channel: string; notice?: true } = requests[name];
+    const definition: { channel: string; oneWay?: true } = requests[name];
     const { channel } = definition;
-    api[name] = definition.notice
+    api[name] = definition.oneWay
       ? (input: unknown) => {
-          transport.notify(channel, input);
+          transport.sendOneWay(channel, input);
           return Promise.resolve(ok(null));
         }
       : (input: unknown) => transport.invoke(channel, input);

@@ -2,9 +2,10 @@
  * The serve shell's wire format: the contract carried over one WebSocket.
  *
  * The browser sends requests with an id; the server answers with the same id and
- * pushes events as they happen. A notice goes without an id and gets no answer. Authentication happens at the HTTP upgrade: the page
- * offers the per-run token as a WebSocket subprotocol, which no other local origin
- * ever receives (unlike a cookie, which every port on 127.0.0.1 would get).
+ * pushes events as they happen; a one-way request goes without an id, and gets no answer.
+ * Authentication happens at the HTTP upgrade: the page offers the per-run token as a
+ * WebSocket subprotocol, which no other local origin ever receives (unlike a cookie, which
+ * every port on 127.0.0.1 would get).
  */
 import type { EventEnvelope } from './contract';
 import type { Result } from './result';
@@ -34,8 +35,9 @@ export const SOCKET_PROTOCOL = 'flint';
 export const TOKEN_PROTOCOL_PREFIX = 'flint.token.';
 
 /**
- * Browser → server: a request, answered with its `id`, or (no `id`) a notice, which only a
- * notice's channel takes (contract.ts) and which is never answered.
+ * Browser → server: a request, answered with its `id`, or (no `id`) a one-way request,
+ * never answered. A one-way channel (contract.ts) takes only the second, any other channel
+ * only the first.
  */
 export interface ServeRequestMessage {
   id?: number;

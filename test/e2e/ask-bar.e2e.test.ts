@@ -140,6 +140,8 @@ describe('the ask bar in Chromium (serve shell, simulator)', () => {
     const answer = bar().getByLabel('Answer');
     await eventually(() => answer.locator('strong').count(), (count) => count > 0, 'Markdown to render', 20_000);
     expect(await answer.getAttribute('aria-busy')).toBe('true');
+    // The live region itself is busy (screen readers read aria-busy there, not on its parents): one announcement, at the end.
+    expect(await answer.locator('[aria-live]').getAttribute('aria-busy')).toBe('true');
     await eventually(() => answer.locator('pre.md-code span[class^="tok-"]').count(), (count) => count > 0, 'a highlighted code block', 20_000);
     const asked = questions().at(-1)!;
     const sent = JSON.stringify(asked.body);
@@ -160,6 +162,7 @@ describe('the ask bar in Chromium (serve shell, simulator)', () => {
     const answer = bar().getByLabel('Answer');
     await input().press('Escape');
     await eventually(() => answer.getAttribute('aria-busy'), (busy) => busy === 'false', 'the stop');
+    expect(await answer.locator('[aria-live]').getAttribute('aria-busy')).toBe('false');
     expect(await answer.innerText()).toContain('Stopped.');
     expect(await bar().count()).toBe(1);
     await input().press('Escape');

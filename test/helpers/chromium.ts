@@ -53,7 +53,7 @@ export async function openFlintPage(url: string): Promise<{ browser: BrowserCont
   return { browser, page, errors, requests };
 }
 
-/** The contract channel of each request frame (`{ id, channel, input }`) the page sends over the serve shell's sockets, in order. */
+/** The contract channel of each request frame (`{ id, channel, input }`, one-way ones without the id) the page sends over the serve shell's sockets, in order. */
 function recordRequests(page: Page): string[] {
   const channels: string[] = [];
   page.on('websocket', (socket) =>

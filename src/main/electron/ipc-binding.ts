@@ -1,10 +1,10 @@
 /**
  * Binds the contract to Electron IPC: one `handle` per request channel, a listener per
- * notice's (sent one way), events to the window.
+ * one-way request's (sent, never answered), events to the window.
  *
  * Generic over the contract, like the serve shell: no handler lives here.
  */
-import { ipcMain, type WebContents } from 'electron';
+import { ipcMain, type IpcMainEvent, type WebContents } from 'electron';
 import { EVENT_ENVELOPE_CHANNEL, requests, type EventEnvelope } from '../../shared/contract';
 import { fail } from '../../shared/result';
 import type { ContractHost } from '../contract-host';
@@ -19,9 +19,9 @@ export function bindContractToIpc(
   rendererUrl: string,
   logger: Logger,
 ): Disposable {
-  const definitions: Array<{ channel: string; notice?: true }> = Object.values(requests);
-  const channels = definitions.filter((definition) => !definition.notice).map((definition) => definition.channel);
-  const notices = definitions.filter((definition) => definition.notice).map((definition) => definition.channel);
+  const definitions: Array<{ channel: string; oneWay?: true }> = Object.values(requests);
+  const channels = definitions.filter((definition) => !definition.oneWay).map((definition) => definition.channel);
+  const oneWayChannels = definitions.filter((definition) => definition.oneWay).map((definition) => definition.channel);
   for (const channel of channels) {
     ipcMain.handle(channel, (event, input: unknown) => {
       if (!isTrustedSender(event, contents, rendererUrl)) {
@@ -30,21 +30,27 @@ export function bindContractToIpc(
       return host.invoke(channel, input);
     });
   }
-  // Notices come one way (ipcRenderer.send): nothing is answered, a refusal is only logged.
-  for (const channel of notices) {
-    ipcMain.on(channel, (event, input: unknown) => {
-      if (!isTrustedSender(event, contents, rendererUrl)) return logger.warn(`notice ${channel} refused: untrusted-sender`);
-      void host.invoke(channel, input).then((result) => {
-        if (!result.ok) logger.warn(`notice ${channel} refused: ${result.error.code}`);
-      });
-    });
-  }
+  // One-way requests come by ipcRenderer.send: nothing is answered. A refusal is logged, once per channel.
+  const refused = new Set<string>();
+  const refuse = (channel: string, code: string): void => {
+    if (refused.has(channel)) return;
+    refused.add(channel);
+    logger.warn(`one-way request ${channel} refused: ${code}`);
+  };
+  const listeners = oneWayChannels.map((channel) => {
+    const listener = (event: IpcMainEvent, input: unknown): void => {
+      if (!isTrustedSender(event, contents, rendererUrl)) return refuse(channel, 'untrusted-sender');
+      void host.invoke(channel, input).then((result) => result.ok || refuse(channel, result.error.code));
+    };
+    ipcMain.on(channel, listener);
+    return { channel, listener };
+  });
   const subscription = events((envelope) => {
     if (!contents.isDestroyed()) contents.send(EVENT_ENVELOPE_CHANNEL, envelope);
   });
   return toDisposable(() => {
     subscription.dispose();
     for (const channel of channels) ipcMain.removeHandler(channel);
-    for (const channel of notices) ipcMain.removeAllListeners(channel);
+    for (const { channel, listener } of listeners) ipcMain.removeListener(channel, listener);
   });
 }

@@ -4,8 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServeServerMessage } from '../../shared/serve-protocol';
 import { createTempProject, type TempProject } from '../../../test/helpers/temp-project';
-import { createContractHost } from '../contract-host';
+import { fail, ok } from '../../shared/result';
+import { createContractHost, type ContractHost } from '../contract-host';
 import type { FlintCore } from '../core/flint-core';
+import { toDisposable } from '../lifecycle';
 import type { Logger } from '../logger';
 import { createTestCore } from '../../../test/helpers/test-core';
 import { startServeServer, type ServeServer } from './serve-server';
@@ -235,28 +237,40 @@ describe('the serve shell', () => {
     }
   });
 
-  it('takes a notice (no id, a notice\'s channel) without answering it, and logs one it refuses', async () => {
-    const socket = await connect(socketUrl, tokenProtocols);
+  it('delivers a one-way request (no id) without answering it, and logs a refusal once per socket and channel', async () => {
+    const invoked: Array<{ channel: string; input: unknown }> = [];
+    const host: ContractHost = {
+      invoke: async (channel, input) => {
+        invoked.push({ channel, input });
+        // As the contract host does with an id that is not a string.
+        return typeof (input as { sessionId?: unknown }).sessionId === 'string' ? ok(null) : fail('invalid-input', 'Invalid input.');
+      },
+    };
+    const recording = await startServeServer({ host, events: () => toDisposable(() => undefined), rendererFolder: renderer.root, logger });
+    const socket = await connect(`ws://127.0.0.1:${recording.port}/flint-socket`, ['flint', `flint.token.${/token=([A-Za-z0-9_-]+)/.exec(recording.url)![1]!}`]);
     const answered: ServeServerMessage[] = [];
     socket.on('message', (data) => answered.push(JSON.parse(data.toString()) as ServeServerMessage));
     try {
-      socket.send(JSON.stringify({ channel: 'ask:ack', input: { sessionId: '00000000-0000-4000-8000-000000000000' } }));
-      socket.send(JSON.stringify({ channel: 'ask:ack', input: { sessionId: 42 } }));
-      // Two round trips after the notices: each was taken (in order) and its handling done by then.
+      for (const sessionId of ['s1', 42, 42]) socket.send(JSON.stringify({ channel: 'ask:ack', input: { sessionId } }));
+      // Two round trips after them: each was taken (in order) and its handling done by then.
       await answerTo(socket, 1);
       await answerTo(socket, 2);
-      expect(answered.filter((message) => message.type === 'response').map((message) => message.type === 'response' && message.id)).toEqual([1, 2]);
-      expect(logger.lines.filter((line) => line.includes('notice ask:ack'))).toEqual(['warning: notice ask:ack refused: invalid-input']);
+      expect(invoked.filter((call) => call.channel === 'ask:ack').map((call) => call.input)).toEqual([{ sessionId: 's1' }, { sessionId: 42 }, { sessionId: 42 }]);
+      expect(answered.map((message) => message.type === 'response' && message.id)).toEqual([1, 2]);
+      expect(logger.lines.filter((line) => line.includes('ask:ack'))).toEqual(['warning: one-way request ask:ack refused: invalid-input']);
     } finally {
       socket.close();
+      await recording.close();
     }
   });
 
-  it('closes a socket that sends a request without an id on a channel that is not a notice\'s', async () => {
-    const socket = await connect(socketUrl, tokenProtocols);
-    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    socket.send(JSON.stringify({ channel: 'app:getInfo', input: {} }));
-    expect(await closed).toBe(1008);
+  it('closes a socket that sends a request without an id, or a one-way request with one', async () => {
+    for (const frame of [{ channel: 'app:getInfo', input: {} }, { id: 3, channel: 'ask:ack', input: { sessionId: 's1' } }]) {
+      const socket = await connect(socketUrl, tokenProtocols);
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      socket.send(JSON.stringify(frame));
+      expect(await closed).toBe(1008);
+    }
   });
 
   it('closes a socket that sends something other than a request', async () => {

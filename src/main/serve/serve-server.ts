@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy';
-import { isNoticeChannel, type EventEnvelope } from '../../shared/contract';
+import { isOneWayChannel, type EventEnvelope } from '../../shared/contract';
 import {
   SERVE_INSTANCE_PATH,
   SERVE_SOCKET_PATH,
@@ -93,21 +93,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     });
   });
 
-  sockets.on('connection', (client: WebSocket) => {
-    client.on('message', (data, isBinary) => {
-      const message = isBinary ? null : parseRequest(data.toString());
-      if (!message) {
-        client.close(1008, 'Malformed request');
-        return;
-      }
-      const { id, channel, input } = message;
-      void options.host.invoke(channel, input).then((result) => {
-        if (id !== undefined) send(client, JSON.stringify({ type: 'response', id, result } satisfies ServeServerMessage));
-        // Nobody waits for a notice's answer: a refusal is only logged (its input, never echoed, may be anything).
-        else if (!result.ok) options.logger.warn(`notice ${channel} refused: ${result.error.code}`);
-      });
-    });
-  });
+  sockets.on('connection', (client: WebSocket) => answerRequests(client, options.host, options.logger));
 
   const subscription = options.events((envelope) => {
     // Serialized once, sent to every open page.
@@ -181,6 +167,31 @@ async function handleHttp(request: IncomingMessage, response: ServerResponse, gu
   response.end(request.method === 'HEAD' ? undefined : file.body);
 }
 
+/**
+ * Hands each request the page sends to the contract host, and sends back its answer; a
+ * one-way request gets none. A malformed message closes the socket.
+ */
+function answerRequests(client: WebSocket, host: ContractHost, logger: Logger): void {
+  /** The one-way channels whose refusal this socket's log already has. */
+  const refused = new Set<string>();
+  client.on('message', (data, isBinary) => {
+    const message = isBinary ? null : parseRequest(data.toString());
+    if (!message) {
+      client.close(1008, 'Malformed request');
+      return;
+    }
+    const { id, channel, input } = message;
+    void host.invoke(channel, input).then((result) => {
+      if (id !== undefined) send(client, JSON.stringify({ type: 'response', id, result } satisfies ServeServerMessage));
+      // Nobody waits for a one-way request's answer: a refusal is logged, once per socket and channel (a page could send thousands).
+      else if (!result.ok && !refused.has(channel)) {
+        refused.add(channel);
+        logger.warn(`one-way request ${channel} refused: ${result.error.code}`);
+      }
+    });
+  });
+}
+
 /** Why a socket upgrade is refused, as an HTTP status line, or null to accept it. */
 function upgradeRefusal(request: IncomingMessage, guard: GuardConfig): string | null {
   const verdict = checkRequest(requestFacts(request.rawHeaders, request.url), guard);
@@ -194,14 +205,15 @@ function send(client: WebSocket, frame: string): void {
   if (client.readyState === client.OPEN) client.send(frame);
 }
 
-/** A request, or a notice on a notice's channel (no id); anything else is malformed. */
+/** A request (with an id), or a one-way request on a one-way channel (without); anything else is malformed. */
 function parseRequest(text: string): ServeRequestMessage | null {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null || !('channel' in value) || typeof value.channel !== 'string') return null;
     const input = 'input' in value ? value.input : undefined;
-    if (!('id' in value)) return isNoticeChannel(value.channel) ? { channel: value.channel, input } : null;
-    if (Number.isSafeInteger(value.id)) return { id: value.id as number, channel: value.channel, input };
+    // As in Electron, where a one-way channel has no handler to answer an invoke.
+    if (isOneWayChannel(value.channel)) return 'id' in value ? null : { channel: value.channel, input };
+    if ('id' in value && Number.isSafeInteger(value.id)) return { id: value.id as number, channel: value.channel, input };
   } catch {
     // Fall through: not JSON.
   }

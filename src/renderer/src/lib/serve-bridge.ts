@@ -6,8 +6,8 @@
  * sessionStorage (per tab, per origin including the port, so a reload works and no other
  * local server's page can read it) and offers it to the server only as a WebSocket
  * subprotocol. No cookie: cookies ignore ports, so every local server would get it.
- * Requests made while disconnected wait for the reconnect; a request cut off by a
- * lost connection fails and is never sent again.
+ * Requests made while disconnected wait for the reconnect (one-way ones are dropped); a
+ * request cut off by a lost connection fails and is never sent again.
  *
  * The connection's state (serve-connection.ts) goes to the serve connection store, for
  * the status bar and the one notice about it: never a notice per retry.
@@ -93,7 +93,7 @@ export function connectServeBridge(): FlintApi {
   });
   return createFlintApi({
     invoke: (channel, input) => bridge.invoke(channel, input),
-    notify: (channel, input) => bridge.notify(channel, input),
+    sendOneWay: (channel, input) => bridge.sendOneWay(channel, input),
     subscribe: (listener) => bridge.subscribe(listener),
   });
 }
@@ -149,15 +149,15 @@ class ServeBridge {
   }
 
   /**
-   * Sends a notice over the admitted socket, without an id: nothing comes back. Without one
-   * it is dropped, not queued: it speaks of now (an answer batch shown), and what follows a
-   * reconnect (the views' resync) replaces it.
+   * Sends a one-way request over the admitted socket, without an id: nothing comes back.
+   * Without one it is dropped, not queued: it speaks of now (an answer batch shown), and what
+   * follows a reconnect (the views' resync) replaces it.
    */
-  notify(channel: string, input: unknown): void {
+  sendOneWay(channel: string, input: unknown): void {
     if (this.socket?.readyState === WebSocket.OPEN && this.link.connection.state === 'connected') this.socket.send(JSON.stringify({ channel, input }));
   }
 
-    subscribe(listener: (envelope: EventEnvelope) => void): () => void {
+  subscribe(listener: (envelope: EventEnvelope) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

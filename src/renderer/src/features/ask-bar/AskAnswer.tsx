@@ -25,7 +25,7 @@ export function AskAnswer({ view, prose, follow }: { view: AnswerView; prose: Pr
   const latest = view.turns.at(-1);
   return (
     <div ref={follow.scrollRef} className="ask-bar-answer" aria-label="Answer" aria-busy={isStreaming}>
-      <FollowedText follow={follow}>
+      <FollowedText follow={follow} busy={isStreaming}>
         {view.turns.map((turn) => (
           <AskTurn key={turn.index} turn={turn} prose={prose} withWords={view.turns.length > 1} />
         ))}

@@ -14,7 +14,7 @@
 import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
-import { arrivingSince, type ProseStore } from './prose-store';
+import { arrivingSince, type ProseStore, type TurnProseText } from './prose-store';
 
 /** Whether `turn` has prose to show: re-renders its caller only when that changes, not per delta. */
 export function useHasProse(prose: ProseStore, turn: number): boolean {
@@ -23,7 +23,11 @@ export function useHasProse(prose: ProseStore, turn: number): boolean {
 }
 
 export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) {
-  const [formatted, setFormatted] = useState(() => prose.textOf(turn));
+  // Mounted with nothing formatted: what the turn has goes into the span at once, and is
+  // formatted at the next frame like any delta. The first words of an answer then cost their
+  // message no Markdown parse (the first parse of a page runs cold: 2-4 ms on a 2-core
+  // machine); a conversation loaded whole is formatted before its first paint all the same.
+  const [formatted, setFormatted] = useState((): TurnProseText => ({ text: '', tail: '', generation: prose.textOf(turn).generation }));
   /** What the page shows: the text formatted, then the span. Each delta adds only what came since, never what the span already has. */
   const shownRef = useRef(formatted);
   const arrivingRef = useRef<HTMLSpanElement>(null);

@@ -50,6 +50,13 @@ describe('MarkdownAnswer', () => {
     expect(render('A paragraph still ', 'arriving')).toBe(render('A paragraph still arriving'));
   });
 
+  it('keeps the blocks that no longer change in one container (painted as one), and the block still growing after it', () => {
+    expect(render('# Plan\n\nFirst step.\n\nStill ', 'growing')).toBe(
+      '<div class="markdown"><div class="markdown-closed"><h1>Plan</h1><p>First step.</p></div><p>Still growing</p></div>',
+    );
+    expect(render('Only the open block')).toBe('<div class="markdown"><p>Only the open block</p></div>');
+  });
+
   it('warms up on a sample that takes the paths answers take: heading, emphasis, code, link, lists, table, fence', () => {
     const html = render(WARM_UP_SAMPLE);
     for (const part of ['<h2>', '<strong>', '<code class="md-inline-code">', 'class="md-link"', '<ol>', '<ul', '<del>', 'type="checkbox"', '<table>', '<pre class="md-code" data-language="ts"']) {

@@ -120,7 +120,8 @@ const components: Components = {
     const code = String(children ?? '');
     // Fenced blocks carry a language class or end in a newline; inline code does neither.
     if (language === undefined && !code.includes('\n')) return <code className="md-inline-code">{children}</code>;
-    return <CodeBlock language={language ?? ''} code={code.replace(/\n$/, '')} />;
+    // Keyed by its language: the open block's elements are reused by the next block, whose code may be in another.
+    return <CodeBlock key={language ?? ''} language={language ?? ''} code={code.replace(/\n$/, '')} />;
   },
 };
 
