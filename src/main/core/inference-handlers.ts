@@ -38,7 +38,10 @@ export function forwardInferenceEvents(
     inference.onDidChangeConnection((status) => emit('inference:connection', status)),
     inference.onDidMeasure((figures) => {
       onLatency(figures);
-      emit('inference:latency', figures);
+      // After the answer's last batch, which its batcher sends on an immediate scheduled
+      // before this one: the renderer takes the figures with an app-wide render (5-10 ms on
+      // a 2-core machine), which held the answer's last words back when it came first.
+      setImmediate(() => emit('inference:latency', figures));
     }),
   ];
 }
