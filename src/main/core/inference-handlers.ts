@@ -38,9 +38,10 @@ export function forwardInferenceEvents(
     inference.onDidChangeConnection((status) => emit('inference:connection', status)),
     inference.onDidMeasure((figures) => {
       onLatency(figures);
-      // After the answer's last batch, which its batcher sends on an immediate scheduled
-      // before this one: the renderer takes the figures with an app-wide render (5-10 ms on
-      // a 2-core machine), which held the answer's last words back when it came first.
+      // After the answer's last batch, when its batcher sends it on an immediate scheduled
+      // before this one (not when that batch waits for the renderer's acknowledgement): the
+      // renderer takes the figures with an app-wide render (5-10 ms on a 2-core machine),
+      // which held the answer's last words back when they came first.
       setImmediate(() => emit('inference:latency', figures));
     }),
   ];

@@ -30,11 +30,11 @@ export function bindContractToIpc(
       return host.invoke(channel, input);
     });
   }
-  // One-way requests come by ipcRenderer.send: nothing is answered. A refusal is logged, once per channel.
+  // One-way requests come by ipcRenderer.send: nothing is answered. A refusal is logged, once per channel and reason.
   const refused = new Set<string>();
   const refuse = (channel: string, code: string): void => {
-    if (refused.has(channel)) return;
-    refused.add(channel);
+    if (refused.has(`${channel} ${code}`)) return;
+    refused.add(`${channel} ${code}`);
     logger.warn(`one-way request ${channel} refused: ${code}`);
   };
   const listeners = oneWayChannels.map((channel) => {

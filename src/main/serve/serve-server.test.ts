@@ -237,7 +237,7 @@ describe('the serve shell', () => {
     }
   });
 
-  it('delivers a one-way request (no id) without answering it, and logs a refusal once per socket and channel', async () => {
+  it('delivers a one-way request (no id) without answering it, and logs a refusal once per socket, channel and reason', async () => {
     const invoked: Array<{ channel: string; input: unknown }> = [];
     const host: ContractHost = {
       invoke: async (channel, input) => {

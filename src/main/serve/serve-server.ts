@@ -172,7 +172,7 @@ async function handleHttp(request: IncomingMessage, response: ServerResponse, gu
  * one-way request gets none. A malformed message closes the socket.
  */
 function answerRequests(client: WebSocket, host: ContractHost, logger: Logger): void {
-  /** The one-way channels whose refusal this socket's log already has. */
+  /** The one-way channels and reasons whose refusal this socket's log already has. */
   const refused = new Set<string>();
   client.on('message', (data, isBinary) => {
     const message = isBinary ? null : parseRequest(data.toString());
@@ -183,9 +183,9 @@ function answerRequests(client: WebSocket, host: ContractHost, logger: Logger): 
     const { id, channel, input } = message;
     void host.invoke(channel, input).then((result) => {
       if (id !== undefined) send(client, JSON.stringify({ type: 'response', id, result } satisfies ServeServerMessage));
-      // Nobody waits for a one-way request's answer: a refusal is logged, once per socket and channel (a page could send thousands).
-      else if (!result.ok && !refused.has(channel)) {
-        refused.add(channel);
+      // Nobody waits for a one-way request's answer: a refusal is logged, once per socket, channel and reason (a page could send thousands).
+      else if (!result.ok && !refused.has(`${channel} ${result.error.code}`)) {
+        refused.add(`${channel} ${result.error.code}`);
         logger.warn(`one-way request ${channel} refused: ${result.error.code}`);
       }
     });

@@ -1,7 +1,7 @@
 /**
  * Connects the renderer to main: loads the state, follows every event, owns the TreeModel.
  */
-import { useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react';
+import { startTransition, useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react';
 import type { UiSettings } from '../../../../shared/contract';
 import { flint } from '../../lib/flint';
 import { RECONNECTED_EVENT } from '../../lib/serve-bridge';
@@ -119,7 +119,8 @@ function useMainEvents(tree: TreeModel, dispatch: Dispatch<ViewAction>, reportEr
       flint.on('recent:changed', ({ recent }) => dispatch({ type: 'recent', recent })),
       flint.on('app:notice', ({ level, message }) => dispatch({ type: 'notice', level, message })),
       flint.on('inference:connection', (connection) => dispatch({ type: 'connection', connection })),
-      flint.on('inference:latency', (latency) => dispatch({ type: 'latency', latency })),
+      // An app-wide render for the HUD: a transition, which yields to what streams (an answer's last words) rather than holding it back.
+      flint.on('inference:latency', (latency) => startTransition(() => dispatch({ type: 'latency', latency }))),
       flint.on('hotkey:status', (status) => dispatch({ type: 'hotkey', status })),
     ];
     const loadInfo = (): void => void flint.getAppInfo({}).then((result) => result.ok && dispatch({ type: 'info', info: result.value }));
