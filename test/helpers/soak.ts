@@ -4,7 +4,10 @@
  *
  * FLINT_SEED replays one run from a failing seed that a test printed.
  */
-export const isSoak = process.env.FLINT_SOAK === '1';
+// Read through globalThis: renderer tests are compiled without Node's types.
+const environment = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+
+export const isSoak = environment.FLINT_SOAK === '1';
 
 /** `ci` trials normally, `soak` trials under `npm run soak`. */
 export function trialCount(ci: number, soak: number): number {
@@ -13,6 +16,6 @@ export function trialCount(ci: number, soak: number): number {
 
 /** The first seed of a run: FLINT_SEED if given, else `fallback` (fixed, so CI is deterministic). */
 export function baseSeed(fallback: number): number {
-  const fromEnvironment = Number(process.env.FLINT_SEED);
-  return Number.isInteger(fromEnvironment) && process.env.FLINT_SEED !== '' && process.env.FLINT_SEED !== undefined ? fromEnvironment : fallback;
+  const fromEnvironment = Number(environment.FLINT_SEED);
+  return Number.isInteger(fromEnvironment) && environment.FLINT_SEED !== '' && environment.FLINT_SEED !== undefined ? fromEnvironment : fallback;
 }

@@ -15,17 +15,12 @@
 import { describe, expect, it } from 'vitest';
 import { lcsTable, pairs } from '../../../test/helpers/revision-oracle';
 import { seededRandom } from '../../../test/helpers/seeded-random';
+import { baseSeed, trialCount } from '../../../test/helpers/soak';
 import { newLinesOf, oldLinesOf, type HunkLine } from './edit-types';
 import { restOfChosen, reviseHunk } from './hunk-revision';
 
 type Random = () => number;
 
-// test/helpers/soak.ts's rules, read through globalThis: shared code is also compiled without Node's types.
-const environment = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-/** `ci` trials normally, `soak` under `npm run soak` (FLINT_SOAK=1). */
-const trialCount = (ci: number, soak: number): number => (environment.FLINT_SOAK === '1' ? soak : ci);
-/** FLINT_SEED if given, else `fallback`. */
-const baseSeed = (fallback: number): number => (environment.FLINT_SEED && Number.isInteger(Number(environment.FLINT_SEED)) ? Number(environment.FLINT_SEED) : fallback);
 const TEXTS = ['a', 'b', 'c', '', '}', 'return x;'];
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerUpdate, TurnFields } from '../../../../shared/ask-types';
 import type { HunkUpdate } from '../../../../shared/edits/hunk-types';
-import { applyAnswerUpdate, hunksOfTurn, pendingHunkCount, startedAnswer } from './answer-view';
+import { applyAnswerUpdate, changesNothing, hunksOfTurn, pendingHunkCount, startedAnswer } from './answer-view';
 
 const hunk = (id: string, extra: Partial<HunkUpdate> = {}): HunkUpdate => ({
   id,
@@ -39,6 +39,18 @@ describe('applyAnswerUpdate', () => {
     expect(settled).not.toBe(view);
     expect(settled.hunks['1.0']!.state).toBe('pending');
     expect(applyAnswerUpdate(view, update({ hunks: [hunk('1.0')] }))!.hunks['1.0']!.message).toBeUndefined();
+  });
+
+  it('says a batch changes nothing only when applying it returns the same view: prose and a rate, not a field of the view', () => {
+    const view = applyAnswerUpdate(startedAnswer('s1'), update({ turns: [turn(1)], hunks: [hunk('1.0')] }))!;
+    const prose = update({ prose: [{ turn: 1, text: 'Hello\n' }], proseTail: [{ turn: 1, text: 'W', replace: true }], rate: { turn: 1, tokensPerSecond: 900, measured: false } });
+    expect(changesNothing(prose)).toBe(true);
+    expect(applyAnswerUpdate(view, prose)).toBe(view);
+    const fields: Partial<AnswerUpdate>[] = [{ hunks: [hunk('1.1')] }, { full: { title: 't' } }, { turns: [turn(2)] }, { status: 'complete' }, { message: 'm' }, { problems: ['p'] }];
+    for (const extra of fields) {
+      expect(changesNothing(update({ ...extra, prose: prose.prose! })), JSON.stringify(extra)).toBe(false);
+      expect(applyAnswerUpdate(view, update(extra)), JSON.stringify(extra)).not.toBe(view);
+    }
   });
 
   it('leaves no answer as none, and another conversation’s view as it is', () => {

@@ -33,6 +33,16 @@ export function startedAnswer(sessionId: string, title = ''): AnswerView {
  * one (the whole conversation) replaces it. A batch that only brings lines or prose (most of
  * them, while an answer streams) returns the same view: React then renders nothing for it.
  */
+/**
+ * Whether `update` brings nothing the view holds: prose and a rate only (their stores take
+ * them, outside React). applyAnswerUpdate returns the view it is given for such a batch;
+ * this says so without a turn of React (a state update and a render pass per batch, at
+ * hundreds of batches a second).
+ */
+export function changesNothing(update: AnswerUpdate): boolean {
+  return update.hunks.length === 0 && update.full === undefined && update.turns === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
+}
+
 export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpdate): AnswerView | null {
   if (update.full) return applyAnswerUpdate(startedAnswer(update.sessionId, update.full.title), { ...update, full: undefined });
   if (!current || current.sessionId !== update.sessionId) return current;

@@ -70,6 +70,10 @@ describe('ViewUpdates', () => {
     expect(h.views.take(update(hunk('1.1', 'pending')), false)).toBe('rendered');
     // Lines only (the hunk's fields as they were): nothing for React to draw.
     expect(h.views.take(update(hunk('1.1', 'pending')), false)).toBe('unchanged');
+    // Prose only: not even a render pass.
+    const renders = h.renders();
+    expect(h.views.take({ sessionId: S, hunks: [], prose: [{ turn: 1, text: 'Hello\n' }] }, false)).toBe('unchanged');
+    expect(h.renders()).toBe(renders);
     expect(h.views.take(update(hunk('1.2', 'streaming')), true)).toBe('waiting');
     expect(h.views.take(update(hunk('1.2', 'pending')), false)).toBe('waiting');
     h.paint();

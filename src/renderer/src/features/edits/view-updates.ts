@@ -19,7 +19,7 @@ import type { Dispatch, SetStateAction } from 'react';
 import { flushSync } from 'react-dom';
 import type { AnswerUpdate } from '../../../../shared/ask-types';
 import { afterNextPaint } from '../../lib/after-paint';
-import { applyAnswerUpdate, type AnswerView } from './answer-view';
+import { applyAnswerUpdate, changesNothing, type AnswerView } from './answer-view';
 
 /** Runs `run` once the hunks drawn are painted; returns a function that cancels it. */
 export type AfterPaint = (run: () => void) => () => void;
@@ -40,7 +40,7 @@ export class ViewUpdates {
    * Applies `update` to the view: now, or after the next paint if it drew a hunk (`drewHunk`)
    * or a batch before it waits. Now is in this task: 'rendered' means the view changed and
    * is in the DOM when this returns (no turn of React's scheduler between a message and its
-   * text on screen), 'unchanged' that the batch changed nothing React draws (lines only).
+   * text on screen), 'unchanged' that the batch changed nothing React draws (lines, prose).
    */
   take(update: AnswerUpdate, drewHunk: boolean): 'rendered' | 'unchanged' | 'waiting' {
     if (this.waiting) {
@@ -52,6 +52,7 @@ export class ViewUpdates {
       this.cancel = this.afterPaint(() => this.flush());
       return 'waiting';
     }
+    if (changesNothing(update)) return 'unchanged';
     let changed = false;
     this.renderNow(() =>
       this.setView((current) => {

@@ -6,12 +6,11 @@
 import { EditorSelection, EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../../test/helpers/seeded-random';
+import { baseSeed, trialCount } from '../../../../../test/helpers/soak';
 import { redrawChanges } from './redraw-changes';
 
-// test/helpers/soak.ts's rules, read through globalThis: renderer code is compiled without Node's types.
-const environment = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-const trials = environment.FLINT_SOAK === '1' ? 50_000 : 2_000;
-const seed = environment.FLINT_SEED && Number.isInteger(Number(environment.FLINT_SEED)) ? Number(environment.FLINT_SEED) : 22;
+const trials = trialCount(2_000, 50_000);
+const seed = baseSeed(22);
 /** Few distinct lines, so that the diff meets repeats and empty lines. */
 const LINES = ['a', 'b', '', '}', 'return x;'];
 
