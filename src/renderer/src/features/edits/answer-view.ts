@@ -33,21 +33,11 @@ export function startedAnswer(sessionId: string, title = ''): AnswerView {
  * one (the whole conversation) replaces it. A batch that only brings lines or prose (most of
  * them, while an answer streams) returns the same view: React then renders nothing for it.
  */
-/**
- * Whether `update` brings nothing the view holds: prose and a rate only (their stores take
- * them, outside React). applyAnswerUpdate returns the view it is given for such a batch;
- * this says so without a turn of React (a state update and a render pass per batch, at
- * hundreds of batches a second).
- */
-export function changesNothing(update: AnswerUpdate): boolean {
-  return update.hunks.length === 0 && update.full === undefined && update.turns === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
-}
-
 export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpdate): AnswerView | null {
   if (update.full) return applyAnswerUpdate(startedAnswer(update.sessionId, update.full.title), { ...update, full: undefined });
   if (!current || current.sessionId !== update.sessionId) return current;
   const changed = update.hunks.filter((hunk) => !sameMeta(current.hunks[hunk.id], hunk));
-  const onlyLines = changed.length === 0 && update.turns === undefined && update.status === undefined && update.message === undefined && update.problems === undefined;
+  const onlyLines = changed.length === 0 && changesNothing({ ...update, hunks: [] });
   if (onlyLines) return current;
   const hunks = { ...current.hunks };
   const order = [...current.order];
@@ -66,6 +56,18 @@ export function applyAnswerUpdate(current: AnswerView | null, update: AnswerUpda
     message: update.status !== undefined ? update.message : (update.message ?? current.message),
     problems: update.problems ? [...current.problems, ...update.problems] : current.problems,
   };
+}
+
+/**
+ * Whether `update` brings nothing the view holds, hunks aside: prose, its tail and a rate
+ * only (their stores take them, outside React). applyAnswerUpdate returns the view it is
+ * given for such a batch; this says so without a turn of React (a state update and a render
+ * pass per batch, at hundreds of batches a second). The fields it may carry are listed, not
+ * the ones it may not: a field added to AnswerUpdate counts as a change until listed here.
+ */
+export function changesNothing(update: AnswerUpdate): boolean {
+  const { sessionId: _session, prose: _prose, proseTail: _tail, rate: _rate, hunks, ...rest } = update;
+  return hunks.length === 0 && Object.values(rest).every((value) => value === undefined);
 }
 
 /** Whether an update says nothing new about a hunk but its lines. */

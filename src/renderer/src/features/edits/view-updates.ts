@@ -40,7 +40,8 @@ export class ViewUpdates {
    * Applies `update` to the view: now, or after the next paint if it drew a hunk (`drewHunk`)
    * or a batch before it waits. Now is in this task: 'rendered' means the view changed and
    * is in the DOM when this returns (no turn of React's scheduler between a message and its
-   * text on screen), 'unchanged' that the batch changed nothing React draws (lines, prose).
+   * text on screen), 'unchanged' that the batch changed nothing React draws (lines, prose:
+   * changesNothing spares those the render pass).
    */
   take(update: AnswerUpdate, drewHunk: boolean): 'rendered' | 'unchanged' | 'waiting' {
     if (this.waiting) {

@@ -32,7 +32,7 @@ function load(): Promise<MarkdownModule> {
   return loading;
 }
 
-/** Warms the parser up at the first idle period long enough for it (see WARM_UP_IDLE_MS); warmUp skips it once an answer was formatted. */
+/** Warms the parser up at the first idle period long enough for it (see WARM_UP_IDLE_MS); warmUp skips it once the parser has run. */
 function warmUpWhenIdle(module: MarkdownModule): void {
   requestIdleCallback((deadline) => {
     if (deadline.timeRemaining() < WARM_UP_IDLE_MS) return warmUpWhenIdle(module);

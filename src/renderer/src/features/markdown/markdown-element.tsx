@@ -33,13 +33,18 @@ export function parsedElement(text: string): ReactElement {
 
 /**
  * A plain paragraph's elements, as react-markdown makes them: a fragment around one
- * paragraph, children keyed by tag and count. The same keys keep the paragraph's element
- * when its block goes from one path to the other as it grows.
+ * paragraph, its code spans through the same component, children keyed by tag and count.
+ * A block that goes from one path to the other as it grows keeps its elements, code spans
+ * included (a selection in them too).
  */
-function plainElement(runs: readonly PlainRun[]): ReactElement {
+export function plainElement(runs: readonly PlainRun[]): ReactElement {
   let codes = 0;
-  const children = runs.map((run) => ('code' in run ? <code key={`code-${codes++}`} className="md-inline-code">{run.code}</code> : run.text));
-  return <>{[<p key="p-0">{children.length === 1 ? children[0] : children}</p>]}</>;
+  const children = runs.map((run) => ('code' in run ? <InlineCode key={`code-${codes++}`}>{run.code}</InlineCode> : run.text));
+  return (
+    <>
+      <p key="p-0">{children.length === 1 ? children[0] : children}</p>
+    </>
+  );
 }
 
 const components: Components = {
@@ -66,6 +71,9 @@ const components: Components = {
     return <CodeBlock key={language ?? ''} language={language ?? ''} code={code.replace(/\n$/, '')} />;
   },
 };
+
+/** The code component, for a plain paragraph's code spans (plainElement): inline, as it has no language and no line break. */
+const InlineCode = components.code!;
 
 function CodeBlock({ language, code }: { language: string; code: string }) {
   const description = useMemo(() => findLanguage(language), [language]);

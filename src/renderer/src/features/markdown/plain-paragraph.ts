@@ -9,7 +9,7 @@
  * escapes, autolinks, tables, list or heading markers at a line's start, hard breaks…)
  * sends the block to the parser. Code spans of one backtick are read here too, as answers
  * about code are full of them. What it returns renders exactly as the parser's rendering
- * (plain-paragraph.test.ts checks that on random text).
+ * (plain-paragraph.property.test.ts checks that on random text).
  */
 
 /** A run of the paragraph: text, or a code span's content. */
