@@ -127,7 +127,7 @@ function takeUpdate({ store, prose, rates, sessionId, askedAt, loading, early, v
   if (loading.current === update.sessionId) return 'elsewhere';
   const drewHunk = applyLines(store, update);
   // Its characters are in the page when this returns (TurnProse.tsx); a turn's first ones
-  // when this task ends (React mounts the turn's TurnProse in a microtask: useHasProse).
+  // once views.take has rendered the TurnProse they mount (useHasProse).
   const wroteProse = prose.take(update);
   rates.take(update);
   if (update.status === 'complete' && askedAt.current !== null) {

@@ -65,6 +65,22 @@ describe('ViewUpdates', () => {
     expect(h.view()!.order).toEqual(['1.2']);
   });
 
+  it('takes a batch of prose only without a pass over the view, but renders what its stores scheduled before returning', () => {
+    let setViews = 0;
+    let flushes = 0;
+    const views = new ViewUpdates(
+      () => (setViews += 1),
+      () => () => undefined,
+      (work) => {
+        flushes += 1;
+        work();
+      },
+    );
+    // A turn's first prose mounts its TurnProse (a React update its store scheduled): flushed here, so its words are in the page when the message's handler returns.
+    expect(views.take({ sessionId: S, hunks: [], prose: [{ turn: 1, text: 'Hello\n' }], rate: { turn: 1, tokensPerSecond: 9, measured: false } }, false)).toBe('unchanged');
+    expect([setViews, flushes]).toEqual([0, 1]);
+  });
+
   it('says whether a batch is in the view when it returns, changed nothing, or waits for a paint', () => {
     const h = harness();
     expect(h.views.take(update(hunk('1.1', 'pending')), false)).toBe('rendered');

@@ -41,7 +41,7 @@ export class ViewUpdates {
    * or a batch before it waits. Now is in this task: 'rendered' means the view changed and
    * is in the DOM when this returns (no turn of React's scheduler between a message and its
    * text on screen), 'unchanged' that the batch changed nothing React draws (lines, prose:
-   * changesNothing spares those the render pass).
+   * changesNothing spares those the view's render pass).
    */
   take(update: AnswerUpdate, drewHunk: boolean): 'rendered' | 'unchanged' | 'waiting' {
     if (this.waiting) {
@@ -53,7 +53,12 @@ export class ViewUpdates {
       this.cancel = this.afterPaint(() => this.flush());
       return 'waiting';
     }
-    if (changesNothing(update)) return 'unchanged';
+    if (changesNothing(update)) {
+      // No pass over the view; but what the batch's stores scheduled (a turn's first prose
+      // mounts its TurnProse: useHasProse) is rendered now, not in React's microtask.
+      this.renderNow(() => undefined);
+      return 'unchanged';
+    }
     let changed = false;
     this.renderNow(() =>
       this.setView((current) => {

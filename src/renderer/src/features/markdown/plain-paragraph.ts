@@ -25,7 +25,7 @@ const WWW = /www\./i;
 /** The runs of `block` if it is one plain paragraph (see above), else null: the parser's job. */
 export function plainParagraph(block: string): PlainRun[] | null {
   // Blank lines after the paragraph are the block's end (markdown-blocks.ts); its last line's spaces are not shown.
-  const body = block.replace(/[ \n]+$/, '');
+  const body = block.slice(0, endOfText(block));
   if (body === '' || !body.split('\n').every(isPlainLine)) return null;
   const runs: PlainRun[] = [];
   let at = 0;
@@ -43,6 +43,13 @@ export function plainParagraph(block: string): PlainRun[] | null {
     at = close + 1;
   }
   return runs;
+}
+
+/** Where `block` ends but for spaces and line breaks (a loop: a regex anchored at the end rescans every run of spaces). */
+function endOfText(block: string): number {
+  let end = block.length;
+  while (end > 0 && (block[end - 1] === ' ' || block[end - 1] === '\n')) end -= 1;
+  return end;
 }
 
 /** A line that starts a paragraph's line as plain text does, and ends without a space (two make a hard break). */
