@@ -127,7 +127,8 @@ function takeUpdate({ store, prose, rates, sessionId, askedAt, loading, early, v
   if (loading.current === update.sessionId) return 'elsewhere';
   const drewHunk = applyLines(store, update);
   // Its characters are in the page when this returns (TurnProse.tsx); a turn's first ones
-  // once views.take has rendered the TurnProse they mount (useHasProse).
+  // once views.take has rendered the TurnProse they mount (useHasProse), or, if the batch
+  // waits for a hunk's paint, in React's microtask (this task still, before the paint).
   const wroteProse = prose.take(update);
   rates.take(update);
   if (update.status === 'complete' && askedAt.current !== null) {
