@@ -4,16 +4,19 @@
  *
  * Characters are in the page in the task their message came in: what arrived since the
  * last format is written, as it came, into a span after the formatted text (one small DOM
- * write, no render). The Markdown is formatted again once a frame, in the frame's
- * animation callback, before the frame is painted: so the frame shows the new text
- * formatted, and the span is empty again. Formatting per message instead re-parsed the
- * open block and rendered it for every delta, four or more a frame at 1,000 tokens/s.
+ * write, no render, no layout: the span is not displayed). The Markdown is formatted again
+ * once a frame, in the frame's animation callback, before the frame is laid out and
+ * painted: so the frame shows the new text formatted, and the span is empty again. Both
+ * views format in one React commit (format-frame.ts). Formatting per message instead
+ * re-parsed the open block and rendered it for every delta, four or more a frame at 1,000
+ * tokens/s.
  * Text that does not only add to what is shown (a tail taken back: a path line that went
  * to its hunk) is formatted at once, so nothing is ever shown twice.
  */
 import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { MarkdownAnswer } from '../markdown/LazyMarkdownAnswer';
+import { formatFrame } from './format-frame';
 import { arrivingSince, type ProseStore, type TurnProseText } from './prose-store';
 
 /** Whether `turn` has prose to show: re-renders its caller only when that changes, not per delta. */
@@ -31,14 +34,14 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
   /** What the page shows: the text formatted, then the span. Each delta adds only what came since, never what the span already has. */
   const shownRef = useRef(formatted);
   const arrivingRef = useRef<HTMLSpanElement>(null);
-  const frameRef = useRef(0);
+  /** This view, to the frame that formats every view's prose (format-frame.ts). */
+  const [view] = useState(() => ({}));
 
   const format = useCallback((): void => {
-    cancelAnimationFrame(frameRef.current);
-    frameRef.current = 0;
+    formatFrame.drop(view);
     flushSync(() => setFormatted(prose.textOf(turn)));
-  }, [prose, turn]);
-  const formatNextFrame = useCallback((): void => void (frameRef.current ||= requestAnimationFrame(format)), [format]);
+  }, [prose, turn, view]);
+  const formatNextFrame = useCallback((): void => formatFrame.next(view, () => setFormatted(prose.textOf(turn))), [prose, turn, view]);
 
   // After each render: the span holds only what came after the text just formatted. A render
   // React did not commit at once (the first, in a transition) may have let deltas in first.
@@ -65,16 +68,15 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
     const unsubscribe = prose.subscribe(turn, follow);
     return () => {
       unsubscribe();
-      cancelAnimationFrame(frameRef.current);
-      frameRef.current = 0;
+      formatFrame.drop(view);
     };
-  }, [prose, turn, format, formatNextFrame]);
+  }, [prose, turn, format, formatNextFrame, view]);
 
   return (
     <>
       <MarkdownAnswer text={formatted.text} tail={formatted.tail} />
-      {/* Hidden from assistive technology: the formatted text is announced once it is in, a frame later, not twice. */}
-      <span ref={arrivingRef} className="prose-arriving" aria-hidden="true" />
+      {/* Not displayed (styles.css), so not announced either: the formatted text is, a frame later, once. */}
+      <span ref={arrivingRef} className="prose-arriving" />
     </>
   );
 }
