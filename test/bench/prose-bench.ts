@@ -26,7 +26,11 @@ import { median, percentile, round } from './statistics';
 export interface ProseFigures {
   answer_text_lag_25_p95_ms: number;
   answer_text_lag_1000_p95_ms: number;
-  /** Delta written → its characters in the DOM: the sockets and Flint's own work. */
+  /**
+   * Delta written → its characters in the DOM: the sockets and Flint's own work. In the DOM
+   * means in the hidden span of text arrived since the last frame (TurnProse.tsx), which
+   * that frame formats before painting: what the user sees is the lag figure.
+   */
   answer_text_dom_25_p95_ms: number;
   answer_text_dom_1000_p95_ms: number;
   /** In the DOM → painted: within a frame. */

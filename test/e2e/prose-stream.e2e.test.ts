@@ -17,11 +17,12 @@ const MANY_WORDS = WORDS.map((word, index) => word + ((index + 1) % 48 === 0 ? '
 
 /**
  * In the page, before its socket exists: after the app has handled each message, checks that
- * every word of the prose it brought is in the page already (in that task); and at the next
+ * every word of the prose it brought is in the DOM already (in that task: the hidden span of
+ * text arrived since the last frame); and at the next
  * animation frame, in a callback asked for after the app's own, that every word up to that
  * message is in the formatted Markdown of both views — with nothing left unformatted when no
- * later message came before the frame (a later one's words are formatted by its own frame
- * callback, which may come after this one).
+ * later message came before the frame (a later one's words may be formatted in the app's
+ * next frame callback, after this one).
  */
 const PROSE_PROBE = `(() => {
   const probe = { batches: 0, late: [], unformatted: [], frames: 0, seen: [] };
@@ -121,7 +122,7 @@ describe('prose as it streams', () => {
     await page.screenshot({ path: join(E2E_OUTPUT, 'prose-stream-path-in-hunk.png') });
   });
 
-  it('puts each delta’s words in the page in the task its message came in, formatted in both views by the next frame', async () => {
+  it('puts each delta’s words in the DOM in the task its message came in, formatted in both views by the next frame', async () => {
     await page.addInitScript(PROSE_PROBE);
     await page.reload();
     await eventually(() => page.getByLabel('Model connection').innerText(), (text) => text.includes('ready'), 'the connection again');

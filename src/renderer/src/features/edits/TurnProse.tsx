@@ -2,16 +2,22 @@
  * A turn's prose on screen (the pane's and the ask bar's), growing with the stream apart
  * from the app's render: it follows the ProseStore itself.
  *
- * Characters are in the page in the task their message came in: what arrived since the
- * last format is written, as it came, into a span after the formatted text (one small DOM
- * write, no render, no layout: the span is not displayed). The Markdown is formatted again
- * once a frame, in the frame's animation callback, before the frame is laid out and
- * painted: so the frame shows the new text formatted, and the span is empty again. Both
- * views format in one React commit (format-frame.ts). Formatting per message instead
- * re-parsed the open block and rendered it for every delta, four or more a frame at 1,000
- * tokens/s.
- * Text that does not only add to what is shown (a tail taken back: a path line that went
- * to its hunk) is formatted at once, so nothing is ever shown twice.
+ * Characters are in the DOM in the task their message came in: what arrived since the last
+ * format is written, as it came, into a hidden span after the formatted text (one small DOM
+ * write, no render, no layout). The Markdown is formatted again once a frame, in the frame's
+ * animation callback, before the frame's main layout and its paint: so the frame shows the
+ * new text formatted, and the span is empty again. Both views format in one React commit
+ * (format-frame.ts). Formatting per message instead re-parsed the open block and rendered
+ * it for every delta, four or more a frame at 1,000 tokens/s.
+ *
+ * The span is hidden because it would never be painted anyway (the frame formats its text
+ * first), and because laying it out cost every streaming frame a second layout of both
+ * views: Chromium lays out a changed page at the start of each frame, before the animation
+ * callbacks, to report the selection's bounds (a focused text field has one), and the
+ * format then changed the page again.
+ *
+ * Text that does not only add to what is formatted (a tail taken back: a path line that
+ * went to its hunk) is formatted at once: the span can only ever add to the formatted text.
  */
 import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
@@ -31,7 +37,7 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
   // message no Markdown parse (the first parse of a page runs cold: 2-4 ms on a 2-core
   // machine); a conversation loaded whole is formatted before its first paint all the same.
   const [formatted, setFormatted] = useState((): TurnProseText => ({ text: '', tail: '', generation: prose.textOf(turn).generation }));
-  /** What the page shows: the text formatted, then the span. Each delta adds only what came since, never what the span already has. */
+  /** The text formatted, then the span's. Each delta adds only what came since, never what the span already has. */
   const shownRef = useRef(formatted);
   const arrivingRef = useRef<HTMLSpanElement>(null);
   /** This view, to the frame that formats every view's prose (format-frame.ts). */
@@ -75,8 +81,8 @@ export function TurnProse({ prose, turn }: { prose: ProseStore; turn: number }) 
   return (
     <>
       <MarkdownAnswer text={formatted.text} tail={formatted.tail} />
-      {/* Not displayed (styles.css), so not announced either: the formatted text is, a frame later, once. */}
-      <span ref={arrivingRef} className="prose-arriving" />
+      {/* Hidden (see above), so not announced either: the formatted text is, a frame later, once. */}
+      <span ref={arrivingRef} className="prose-arriving" hidden />
     </>
   );
 }

@@ -60,6 +60,19 @@ describe('FormatFrame', () => {
     expect(commits).toEqual([]);
   });
 
+  it('keeps the frame for the other view when a view that queued nothing, or already formatted, drops', () => {
+    const { frame, runFrame, commits, update, pendingFrames } = harness();
+    const bar = {};
+    const pane = {};
+    frame.next(pane, update('pane'));
+    frame.drop(bar);
+    expect(pendingFrames()).toBe(1);
+    runFrame();
+    frame.drop(pane);
+    expect(commits).toEqual([['pane']]);
+    expect(pendingFrames()).toBe(0);
+  });
+
   it('puts what a view asks for during the frame’s commit into the next frame, not this one', () => {
     const { frame, runFrame, commits, update } = harness();
     const bar = {};

@@ -24,11 +24,12 @@ const browserScheduler: FrameScheduler = {
 export class FormatFrame {
   /** The updates the next frame renders, one per view (keyed by it: a view asking twice is rendered once). */
   private readonly queued = new Map<object, () => void>();
+  /** The frame asked for; 0 when none is (an animation frame's handle is never 0). */
   private frame = 0;
 
   constructor(private readonly scheduler: FrameScheduler = browserScheduler) {}
 
-  /** `update` (state setters) is rendered in the next frame, in the same commit as the other views'. */
+  /** `update` (it only sets state) is rendered in the next frame, in the same commit as the other views'. */
   next(view: object, update: () => void): void {
     this.queued.set(view, update);
     this.frame ||= this.scheduler.request(() => this.run());
